@@ -1,0 +1,43 @@
+package dev.rivus.agentkit.lease;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The rule every lease key follows: any string of 1 to {@link #MAX_LENGTH} characters. Keys may hold
+ * any characters (slashes, dots, unicode); repositories never let a key escape their storage.
+ */
+public final class LeaseKeys {
+
+  /** The longest key accepted, in UTF-16 characters ({@link String#length()}). */
+  public static final int MAX_LENGTH = 1024;
+
+  private LeaseKeys() {}
+
+  /**
+   * Checks a key against the rule.
+   *
+   * @param key the key to check
+   * @return the key, for chaining
+   * @throws IllegalArgumentException if the key is null, empty or longer than {@link #MAX_LENGTH},
+   *     with a message that says which
+   */
+  public static String requireValid(@Nullable String key) {
+    if (key == null) {
+      throw new IllegalArgumentException("lease key must not be null");
+    }
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("lease key must not be empty");
+    }
+    if (key.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "lease key is "
+              + key.length()
+              + " characters long; the maximum is "
+              + MAX_LENGTH
+              + " (key starts with '"
+              + key.substring(0, 32)
+              + "...')");
+    }
+    return key;
+  }
+}

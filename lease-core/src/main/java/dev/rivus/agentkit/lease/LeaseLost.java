@@ -1,0 +1,136 @@
+package dev.rivus.agentkit.lease;
+
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A lease handle no longer holds its lease. Loss is final for a handle: acquiring the key again gives a
+ * new handle with a higher generation, and everything guarded by this handle's token is refused.
+ */
+public final class LeaseLost extends LeaseException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Why a lease was lost. */
+  public enum Reason {
+    /** The handle was closed (or its manager was), and the lease released. */
+    RELEASED,
+    /** The record names another holder or generation: another process took the lease over. */
+    TAKEN_OVER,
+    /** The holder could not renew within the TTL, so another process may take the lease over. */
+    EXPIRED
+  }
+
+  private final String key;
+  private final long generation;
+  private final Reason reason;
+  private final @Nullable LeaseSnapshot current;
+
+  /**
+   * Creates the failure.
+   *
+   * @param key the key of the lost lease
+   * @param generation the generation the handle held
+   * @param reason why it was lost
+   * @param current the record as last read, when it shows the successor; otherwise {@code null}
+   * @param cause the failure that caused the loss (a repository failure), or {@code null}
+   */
+  public LeaseLost(
+      String key,
+      long generation,
+      Reason reason,
+      @Nullable LeaseSnapshot current,
+      @Nullable Throwable cause) {
+    this(message(key, generation, reason, current, cause), key, generation, reason, current, cause);
+  }
+
+  private LeaseLost(
+      String message,
+      String key,
+      long generation,
+      Reason reason,
+      @Nullable LeaseSnapshot current,
+      @Nullable Throwable cause) {
+    super(message, cause);
+    this.key = key;
+    this.generation = generation;
+    this.reason = reason;
+    this.current = current;
+  }
+
+  private static String message(
+      String key,
+      long generation,
+      Reason reason,
+      @Nullable LeaseSnapshot current,
+      @Nullable Throwable cause) {
+    String head = "lease '" + key + "' generation " + generation;
+    switch (reason) {
+      case RELEASED:
+        return head + " was released";
+      case TAKEN_OVER:
+        return head
+            + " was taken over"
+            + (current == null
+                ? ""
+                : ": the record now shows generation "
+                    + current.generation()
+                    + " ("
+                    + current.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + ", "
+                    + current.holder().process()
+                    + ")");
+      case EXPIRED:
+      default:
+        return head
+            + " expired: it could not be renewed within the TTL"
+            + (cause == null ? "" : " (" + cause.getMessage() + ")");
+    }
+  }
+
+  /**
+   * Returns the key of the lost lease.
+   *
+   * @return the key
+   */
+  public String key() {
+    return key;
+  }
+
+  /**
+   * Returns the generation the handle held.
+   *
+   * @return the generation
+   */
+  public long generation() {
+    return generation;
+  }
+
+  /**
+   * Returns why the lease was lost.
+   *
+   * @return the reason
+   */
+  public Reason reason() {
+    return reason;
+  }
+
+  /**
+   * Returns the record as last read when it showed the successor.
+   *
+   * @return the record, or empty when the loss was not observed in the record
+   */
+  public Optional<LeaseSnapshot> current() {
+    return Optional.ofNullable(current);
+  }
+
+  /**
+   * Returns a fresh exception with the same facts, whose stack trace shows the caller that meets the
+   * loss; the original is its cause.
+   *
+   * @return a new {@code LeaseLost} to throw
+   */
+  public LeaseLost rethrown() {
+    return new LeaseLost(getMessage(), key, generation, reason, current, this);
+  }
+}

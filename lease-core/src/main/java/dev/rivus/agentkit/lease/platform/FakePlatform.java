@@ -1,0 +1,242 @@
+package dev.rivus.agentkit.lease.platform;
+
+import dev.rivus.agentkit.lease.Liveness;
+import dev.rivus.agentkit.lease.ProcessIdentity;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * A platform for tests: time moves only when the test says so, and the test decides which processes
+ * run. Timer tasks run on the thread that calls {@link #advance(Duration)}; blocking work given to a
+ * scheduler's {@code execute} runs at once on the calling thread. {@link #sleep(Duration)} advances the
+ * clock instead of waiting, so a blocking {@code acquire(key, maxWait)} runs through fake time.
+ *
+ * <p>The wall clock moves with the monotonic clock on {@link #advance(Duration)}, and can also be made
+ * to jump alone with {@link #jumpWallClock(Duration)}, as NTP or an operator might.
+ *
+ * <p>Liveness is judged like the Linux platform judges it: a holder that does not share this
+ * process's boot id and pid namespace is {@link Liveness#UNKNOWN}; otherwise it is {@link
+ * Liveness#ALIVE} if the test marked it running, else {@link Liveness#GONE}. Thread-safe.
+ */
+public final class FakePlatform implements Platform {
+
+  private static final ProcessIdentity DEFAULT_PROCESS =
+      new ProcessIdentity("fake-host", "fake-boot", "pid:[1]", 4242, "ticks:1000");
+
+  private final ProcessIdentity self;
+  private final Set<ProcessIdentity> running = new HashSet<>();
+  private final PriorityQueue<Timer> timers =
+      new PriorityQueue<>(Comparator.comparingLong((Timer t) -> t.dueNanos).thenComparingLong(t -> t.seq));
+  private long nanos = 1_000_000_000L;
+  private Instant wall = Instant.parse("2026-01-01T00:00:00Z");
+  private long seq;
+
+  /** Creates a fake platform whose current process is a default identity. */
+  public FakePlatform() {
+    this(DEFAULT_PROCESS);
+  }
+
+  /**
+   * Creates a fake platform for the given current process, which is marked running.
+   *
+   * @param self the identity {@link #currentProcess()} returns
+   */
+  public FakePlatform(ProcessIdentity self) {
+    this.self = self;
+    running.add(self);
+  }
+
+  /**
+   * Returns another process on the same host (same boot id and pid namespace) with the given pid,
+   * marked running.
+   *
+   * @param pid the other process's pid
+   * @return its identity
+   */
+  public synchronized ProcessIdentity startSibling(long pid) {
+    ProcessIdentity sibling =
+        new ProcessIdentity(self.host(), self.bootId(), self.pidNamespace(), pid, "ticks:" + (2000 + pid));
+    running.add(sibling);
+    return sibling;
+  }
+
+  /**
+   * Marks a process as running, so that it is judged {@link Liveness#ALIVE} when it shares this
+   * process table.
+   *
+   * @param process the process
+   */
+  public synchronized void markRunning(ProcessIdentity process) {
+    running.add(process);
+  }
+
+  /**
+   * Marks a process as gone (killed, exited).
+   *
+   * @param process the process
+   */
+  public synchronized void kill(ProcessIdentity process) {
+    running.remove(process);
+  }
+
+  /**
+   * Moves both clocks forward and runs every timer task that falls due, in order, on this thread.
+   * Tasks scheduled by those tasks run too if they fall due within the step.
+   *
+   * @param step how far to move; must not be negative
+   */
+  public void advance(Duration step) {
+    if (step.isNegative()) {
+      throw new IllegalArgumentException("step must not be negative, was " + step);
+    }
+    long target;
+    synchronized (this) {
+      target = nanos + step.toNanos();
+    }
+    while (true) {
+      Timer next;
+      synchronized (this) {
+        Timer head = timers.peek();
+        if (head == null || head.dueNanos > target) {
+          wall = wall.plusNanos(target - nanos);
+          nanos = target;
+          return;
+        }
+        timers.poll();
+        wall = wall.plusNanos(head.dueNanos - nanos);
+        nanos = Math.max(nanos, head.dueNanos);
+        next = head;
+      }
+      next.task.run();
+    }
+  }
+
+  /**
+   * Moves only the wall clock, as a clock adjustment would; the monotonic clock and the timers stay.
+   *
+   * @param jump how far to move; may be negative
+   */
+  public synchronized void jumpWallClock(Duration jump) {
+    wall = wall.plus(jump);
+  }
+
+  /**
+   * Returns how many timer tasks are waiting.
+   *
+   * @return the number of scheduled, not yet run, not cancelled tasks
+   */
+  public synchronized int pendingTimers() {
+    return timers.size();
+  }
+
+  /**
+   * Returns when the next timer task falls due, relative to now.
+   *
+   * @return the delay, or empty if no task waits
+   */
+  public synchronized Optional<Duration> nextTimerIn() {
+    Timer head = timers.peek();
+    return head == null ? Optional.empty() : Optional.of(Duration.ofNanos(head.dueNanos - nanos));
+  }
+
+  @Override
+  public synchronized long nanoTime() {
+    return nanos;
+  }
+
+  @Override
+  public synchronized Instant now() {
+    return wall;
+  }
+
+  @Override
+  public void sleep(Duration duration) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException("interrupted before a fake sleep");
+    }
+    if (!duration.isNegative()) {
+      advance(duration);
+    }
+  }
+
+  @Override
+  public LeaseScheduler newScheduler(String name) {
+    return new FakeScheduler();
+  }
+
+  @Override
+  public ProcessIdentity currentProcess() {
+    return self;
+  }
+
+  @Override
+  public synchronized Liveness liveness(ProcessIdentity holder) {
+    if (!self.sharesProcessTableWith(holder)) {
+      return Liveness.UNKNOWN;
+    }
+    return running.contains(holder) ? Liveness.ALIVE : Liveness.GONE;
+  }
+
+  private synchronized Timer addTimer(Object owner, Duration delay, Runnable task) {
+    Timer timer = new Timer(owner, nanos + Math.max(0, delay.toNanos()), seq++, task);
+    timers.add(timer);
+    return timer;
+  }
+
+  private synchronized void removeTimer(Timer timer) {
+    timers.remove(timer);
+  }
+
+  private synchronized void removeTimersOf(Object owner) {
+    timers.removeIf(timer -> timer.owner == owner);
+  }
+
+  private static final class Timer {
+    final Object owner;
+    final long dueNanos;
+    final long seq;
+    final Runnable task;
+
+    Timer(Object owner, long dueNanos, long seq, Runnable task) {
+      this.owner = owner;
+      this.dueNanos = dueNanos;
+      this.seq = seq;
+      this.task = task;
+    }
+  }
+
+  private final class FakeScheduler implements LeaseScheduler {
+    private volatile boolean closed;
+
+    @Override
+    public Cancellable schedule(Duration delay, Runnable task) {
+      if (closed) {
+        return () -> {};
+      }
+      Timer timer = addTimer(this, delay, () -> {
+        if (!closed) {
+          task.run();
+        }
+      });
+      return () -> removeTimer(timer);
+    }
+
+    @Override
+    public void execute(Runnable task) {
+      if (!closed) {
+        task.run();
+      }
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      removeTimersOf(this);
+    }
+  }
+}
