@@ -27,7 +27,9 @@ import java.util.Optional;
  * readable prefix and a hash), so no key can reach outside the directory. Record, lock and temporary
  * files are never deleted by the repository.
  *
- * <p>Thread-safe; any number of instances, in one process or many, may share a directory.
+ * <p>Thread-safe; any number of instances, in one process or many, may share a directory. An instance
+ * holds no open file between calls, so {@link #close()} has nothing to release; a fence stays held
+ * until its own {@code close}.
  */
 public final class FileLeaseRepository implements LeaseRepository {
 

@@ -38,13 +38,17 @@ final class LeaseDirectory {
         // A record is only as durable as the directory entry that leads to it.
         DurableFiles.syncDirectory(parent);
       } catch (IOException e) {
-        throw failure("cannot make the new lease directory " + absolute + " durable: " + describe(e), e);
+        throw failure(
+            "cannot make the new lease directory " + absolute + " durable: " + describe(e), e);
       }
     }
     return absolute;
   }
 
-  /** Creates and deletes a file, which shows what checking permission bits cannot: read-only mounts, root. */
+  /**
+   * Creates and deletes a file: unlike the permission bits, that also tells for root and for
+   * read-only mounts.
+   */
   private static void probeWritable(Path directory) {
     Path probe = directory.resolve(".probe-" + UUID.randomUUID() + ".tmp");
     try {

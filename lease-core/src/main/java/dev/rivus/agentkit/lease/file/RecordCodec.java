@@ -80,7 +80,8 @@ final class RecordCodec {
     try {
       root = mapper.readTree(bytes);
     } catch (IOException e) {
-      String detail = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.toString();
+      String detail =
+          e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.toString();
       throw reader.corrupt("it is not complete, valid JSON (" + detail + ")", e);
     }
     if (root == null || !root.isObject()) {

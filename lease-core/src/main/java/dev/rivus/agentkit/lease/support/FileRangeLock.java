@@ -225,7 +225,8 @@ public final class FileRangeLock {
     Path parent = absolute.getParent();
     Path name = absolute.getFileName();
     if (parent == null || name == null) {
-      throw new LeaseRepositoryFailure(null, "lock file " + file + " names no file in a directory", null);
+      throw new LeaseRepositoryFailure(
+          null, "lock file " + file + " names no file in a directory", null);
     }
     try {
       Path real = parent.toRealPath().resolve(name);
@@ -262,7 +263,8 @@ public final class FileRangeLock {
   }
 
   private static String describe(IOException e) {
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+    String kind = e.getClass().getSimpleName();
+    return e.getMessage() == null ? kind : kind + ": " + e.getMessage();
   }
 
   private static long saturatedNanos(Duration duration) {

@@ -68,10 +68,10 @@ final class LockFileRegistry {
     }
   }
 
-  /** How many files have a holder or a waiter in this process. */
-  static int size() {
+  /** Whether a thread of this process holds or waits for a range of the file (for tests). */
+  static boolean isRegistered(Path realPath) {
     synchronized (TABLE_LOCK) {
-      return FILES.size();
+      return FILES.containsKey(realPath);
     }
   }
 
@@ -81,7 +81,7 @@ final class LockFileRegistry {
   /** One thread's place in the table, from {@link #enter} to {@link #leave}. */
   record Registration(LockedFile file, Range range, Slot slot) {}
 
-  /** The fair in-process gate of one range: a thread tries the OS lock only while it holds the permit. */
+  /** The fair in-process gate of one range: only the thread holding the permit tries the OS lock. */
   static final class Slot {
     final Semaphore permit = new Semaphore(1, true);
     int users; // guarded by TABLE_LOCK

@@ -27,12 +27,13 @@ public final class ChildJvm implements AutoCloseable {
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
   private final List<String> transcript = new ArrayList<>();
   private final Writer input;
+  private final Thread reader;
 
   private ChildJvm(String name, Process process) {
     this.name = name;
     this.process = process;
     this.input = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    Thread reader = new Thread(this::collectOutput, "output of " + name);
+    this.reader = new Thread(this::collectOutput, "output of " + name);
     reader.setDaemon(true);
     reader.start();
   }
@@ -66,14 +67,23 @@ public final class ChildJvm implements AutoCloseable {
   public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      long left = deadline - System.nanoTime();
+      long left = Math.min(deadline - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(100));
       String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-      if (line == null) {
+      if (line == null && !process.isAlive()) {
+        reader.join(TimeUnit.SECONDS.toMillis(5)); // the rest of its output, then no more
+        line = lines.poll();
+        if (line == null) {
+          throw new AssertionError(
+              name + " exited with " + process.exitValue() + " before printing '" + prefix
+                  + "'; output: " + transcript());
+        }
+      }
+      if (line == null && System.nanoTime() - deadline >= 0) {
         throw new AssertionError(
             name + " printed no line starting with '" + prefix + "' within " + timeout
-                + "; alive=" + process.isAlive() + ", output so far: " + transcript());
+                + "; output so far: " + transcript());
       }
-      if (line.startsWith(prefix)) {
+      if (line != null && line.startsWith(prefix)) {
         return line;
       }
     }
