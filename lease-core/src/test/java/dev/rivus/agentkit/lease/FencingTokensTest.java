@@ -1,0 +1,30 @@
+package dev.rivus.agentkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class FencingTokensTest {
+
+  @Test
+  void admitsEqualOrHigherTokensAndRefusesLowerOnes() {
+    FencingTokens tokens = new FencingTokens();
+
+    assertThat(tokens.admit("k", 5)).isTrue();
+    assertThat(tokens.admit("k", 5)).isTrue();
+    assertThat(tokens.admit("k", 4)).isFalse();
+    assertThat(tokens.admit("k", 7)).isTrue();
+    assertThat(tokens.admit("k", 6)).isFalse();
+    assertThat(tokens.highest("k")).isEqualTo(7);
+  }
+
+  @Test
+  void keepsKeysApart() {
+    FencingTokens tokens = new FencingTokens();
+
+    tokens.admit("a", 9);
+
+    assertThat(tokens.admit("b", 1)).isTrue();
+    assertThat(tokens.highest("b")).isEqualTo(1);
+  }
+}

@@ -1,0 +1,79 @@
+package dev.rivus.agentkit.lease;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/** Wraps a repository and, when told to, fails or hangs every load and save like an unreachable store. */
+final class FlakyRepository implements LeaseRepository {
+
+  private final LeaseRepository delegate;
+  private volatile boolean failing;
+  private volatile CountDownLatch hang = new CountDownLatch(0);
+
+  FlakyRepository(LeaseRepository delegate) {
+    this.delegate = delegate;
+  }
+
+  void startFailing() {
+    failing = true;
+  }
+
+  void recover() {
+    failing = false;
+  }
+
+  /** From now on, calls block until {@link #unhang()}. */
+  void hang() {
+    hang = new CountDownLatch(1);
+  }
+
+  void unhang() {
+    hang.countDown();
+  }
+
+  private void check(String key) {
+    awaitUninterruptibly(hang);
+    if (failing) {
+      throw new LeaseRepositoryFailure(key, "repository unreachable (test)", null);
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        latch.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public Optional<LeaseSnapshot> load(String key) {
+    check(key);
+    return delegate.load(key);
+  }
+
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    check("*");
+    return delegate.loadAll();
+  }
+
+  @Override
+  public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+    check(key);
+    delegate.save(key, snapshot, expectedRevision);
+  }
+
+  @Override
+  public Fence lockFence(String key) throws InterruptedException {
+    return delegate.lockFence(key);
+  }
+}

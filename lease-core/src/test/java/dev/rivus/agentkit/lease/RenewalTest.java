@@ -1,0 +1,134 @@
+package dev.rivus.agentkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
+import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.platform.Platform;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The heartbeat: renewals, retries, and loss when the repository stays out of reach. */
+class RenewalTest {
+
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
+
+  private final MemoryLeaseRepository store = new MemoryLeaseRepository();
+  private final FlakyRepository repository = new FlakyRepository(store);
+  private final FakePlatform platform = Processes.platformOf(100);
+  private final LeaseManager manager =
+      LeaseManager.create(repository, LeaseConfig.of(TTL, HEARTBEAT), platform);
+
+  @AfterEach
+  void close() {
+    repository.recover();
+    repository.unhang();
+    manager.close();
+  }
+
+  @Test
+  void everyHeartbeatWritesANewRevisionWithTheSameGeneration() {
+    try (Lease lease = manager.acquire("task")) {
+      long revision = store.load("task").orElseThrow().revision();
+
+      platform.advance(HEARTBEAT);
+      platform.advance(HEARTBEAT);
+
+      LeaseSnapshot renewed = store.load("task").orElseThrow();
+      assertThat(renewed.revision()).isEqualTo(revision + 2);
+      assertThat(renewed.generation()).isEqualTo(lease.generation());
+      assertThat(renewed.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void aHolderThatCannotReachItsRepositoryLosesTheLeaseExactlyOneTtlAfterItsLastGoodRenewalStarted() {
+    Lease lease = manager.acquire("task");
+    platform.advance(HEARTBEAT); // last successful renewal starts here
+    repository.startFailing();
+
+    platform.advance(TTL.minusMillis(1));
+    assertThat(lease.isHeld()).isTrue();
+
+    platform.advance(Duration.ofMillis(1));
+    assertThat(lease.isHeld()).isFalse();
+    LeaseLost lost = lease.lost().toCompletableFuture().join();
+    assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+    assertThat(lost.getCause()).isInstanceOf(LeaseRepositoryFailure.class);
+    assertThat(lost.generation()).isEqualTo(lease.generation());
+  }
+
+  @Test
+  void transientFailuresAreRetriedWithinTheTtlAndTheLeaseIsKept() {
+    try (Lease lease = manager.acquire("task")) {
+      platform.advance(HEARTBEAT);
+      repository.startFailing();
+      platform.advance(TTL.minus(HEARTBEAT)); // several failed attempts
+      repository.recover();
+      long before = store.load("task").orElseThrow().revision();
+
+      platform.advance(HEARTBEAT); // a retry falls due within this step and succeeds
+
+      assertThat(lease.isHeld()).isTrue();
+      assertThat(store.load("task").orElseThrow().revision()).isGreaterThan(before);
+      platform.advance(TTL.multipliedBy(3));
+      assertThat(lease.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void aRenewalThatFindsAnotherHolderLosesTheLeaseAsTakenOver() {
+    Lease lease = manager.acquire("task");
+    LeaseSnapshot mine = store.load("task").orElseThrow();
+    HolderIdentity thief = new HolderIdentity(Processes.sibling(300), "thief-1");
+    store.save("task", mine.acquiredBy(thief, platform.now()), mine.revision());
+
+    platform.advance(HEARTBEAT);
+
+    assertThat(lease.isHeld()).isFalse();
+    LeaseLost lost = lease.lost().toCompletableFuture().join();
+    assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.TAKEN_OVER);
+    assertThat(lost.current()).hasValueSatisfying(s -> assertThat(s.holder()).isEqualTo(thief));
+    assertThat(lost).hasMessageContaining("the record now shows generation 2");
+    lease.close();
+    assertThat(store.load("task").orElseThrow().holder()).isEqualTo(thief); // not released by us
+  }
+
+  @Test
+  void closingAnExpiredLeaseReleasesItIfTheRecordIsStillOurs() {
+    Lease lease = manager.acquire("task");
+    repository.startFailing();
+    platform.advance(TTL);
+    assertThat(lease.isHeld()).isFalse();
+    repository.recover();
+
+    lease.close();
+
+    LeaseSnapshot stored = store.load("task").orElseThrow();
+    assertThat(stored.state()).isEqualTo(LeaseState.RELEASED);
+    assertThat(stored.generation()).isEqualTo(lease.generation());
+  }
+
+  @Test
+  void aRepositoryCallThatHangsCannotKeepALeaseAlivePastItsTtl() {
+    FlakyRepository hanging = new FlakyRepository(new MemoryLeaseRepository());
+    Platform system = Platform.system();
+    try (LeaseManager real =
+        LeaseManager.create(
+            hanging, LeaseConfig.of(Duration.ofMillis(600), Duration.ofMillis(100)), system)) {
+      Lease lease = real.acquire("task");
+      CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
+      hanging.hang();
+
+      await().atMost(Duration.ofSeconds(10)).until(lost::isDone);
+
+      assertThat(lost.join().reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+      assertThat(lease.isHeld()).isFalse();
+      hanging.unhang();
+    }
+  }
+}
