@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,15 @@ public interface LeaseRepository extends AutoCloseable {
    * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}
    */
   Optional<LeaseSnapshot> load(String key);
+
+  /**
+   * Loads every stored record, for inspection ({@code lease list}, dashboards). Not for hot paths: it
+   * reads the whole store. Floors left by pruning are not listed.
+   *
+   * @return every stored snapshot, in no particular order
+   * @throws LeaseRepositoryFailure if the storage cannot be read or holds a corrupt record
+   */
+  List<LeaseSnapshot> loadAll();
 
   /**
    * Writes {@code snapshot} over the stored record only if that record's revision is {@code

@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -57,6 +58,12 @@ final class FlakyRepository implements LeaseRepository {
   public Optional<LeaseSnapshot> load(String key) {
     check(key);
     return delegate.load(key);
+  }
+
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    check("*");
+    return delegate.loadAll();
   }
 
   @Override

@@ -62,7 +62,8 @@ final class Heartbeat {
   }
 
   private void renew() {
-    synchronized (lease.writeLock()) {
+    lease.writeLock().lock();
+    try {
       if (!lease.isHeld()) {
         return;
       }
@@ -81,6 +82,8 @@ final class Heartbeat {
       } catch (RuntimeException failure) {
         failed(failure);
       }
+    } finally {
+      lease.writeLock().unlock();
     }
   }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,11 +44,7 @@ final class LossSignal {
     }
     toTell.forEach(Participant::onLoss);
     // Users' dependent stages may block: never run them on the declaring (often timer) thread.
-    try {
-      scheduler.execute(() -> future.complete(loss));
-    } catch (RejectedExecutionException schedulerClosed) {
-      future.complete(loss);
-    }
+    scheduler.execute(() -> future.complete(loss));
     return true;
   }
 

@@ -13,7 +13,9 @@ import dev.rivus.agentkit.lease.platform.Platform;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /** A held lease: its record as last written, its heartbeat, and its one-way loss signal. */
@@ -25,11 +27,10 @@ final class ManagedLease implements Lease {
   private final DefaultLeaseManager manager;
   private final LeaseRepository repository;
   private final Platform platform;
-  private final LeaseScheduler scheduler;
   private final LossSignal signal;
   private final Heartbeat heartbeat;
   private final FencedRunner fenced;
-  private final Object writeLock = new Object();
+  private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile LeaseSnapshot current;
 
@@ -42,7 +43,6 @@ final class ManagedLease implements Lease {
     this.manager = manager;
     this.repository = repository;
     this.platform = platform;
-    this.scheduler = scheduler;
     this.current = acquired;
     this.signal = new LossSignal(scheduler);
     this.heartbeat =
@@ -113,7 +113,15 @@ final class ManagedLease implements Lease {
 
   /** Writes the tombstone if the record is still ours; never throws. */
   private void release() {
-    synchronized (writeLock) {
+    // A renewal stuck in a hanging repository call holds the write lock; don't wait for it forever.
+    if (!tryWriteLock()) {
+      LOG.log(
+          Level.WARNING,
+          "lease '" + key() + "' generation " + generation()
+              + " was not released: a renewal is still waiting for the repository; it will expire");
+      return;
+    }
+    try {
       LeaseSnapshot mine = current;
       for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
         try {
@@ -134,6 +142,17 @@ final class ManagedLease implements Lease {
           return;
         }
       }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private boolean tryWriteLock() {
+    try {
+      return writeLock.tryLock(manager.config().ttl().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -174,7 +193,7 @@ final class ManagedLease implements Lease {
     return signal;
   }
 
-  Object writeLock() {
+  ReentrantLock writeLock() {
     return writeLock;
   }
 
@@ -188,10 +207,6 @@ final class ManagedLease implements Lease {
 
   void wrote(LeaseSnapshot written) {
     current = written;
-  }
-
-  LeaseScheduler scheduler() {
-    return scheduler;
   }
 
   @Override

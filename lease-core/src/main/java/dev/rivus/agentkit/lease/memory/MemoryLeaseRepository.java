@@ -5,6 +5,7 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.KeyedLocks;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -24,6 +25,11 @@ public final class MemoryLeaseRepository implements LeaseRepository {
   @Override
   public Optional<LeaseSnapshot> load(String key) {
     return Optional.ofNullable(records.get(LeaseKeys.requireValid(key)));
+  }
+
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    return List.copyOf(records.values());
   }
 
   @Override

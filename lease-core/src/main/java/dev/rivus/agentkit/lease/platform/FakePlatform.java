@@ -228,9 +228,7 @@ public final class FakePlatform implements Platform {
 
     @Override
     public void execute(Runnable task) {
-      if (!closed) {
-        task.run();
-      }
+      task.run();
     }
 
     @Override

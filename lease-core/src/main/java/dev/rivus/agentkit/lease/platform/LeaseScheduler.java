@@ -19,7 +19,8 @@ public interface LeaseScheduler extends AutoCloseable {
   Cancellable schedule(Duration delay, Runnable task);
 
   /**
-   * Runs {@code task}, which may block, on another thread as soon as possible.
+   * Runs {@code task}, which may block, on another thread as soon as possible; once the scheduler is
+   * closed, runs it on the calling thread instead, so that no notification is dropped.
    *
    * @param task the task
    */

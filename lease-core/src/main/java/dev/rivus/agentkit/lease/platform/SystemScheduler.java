@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.platform;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -40,7 +41,11 @@ final class SystemScheduler implements LeaseScheduler {
 
   @Override
   public void execute(Runnable task) {
-    workers.execute(task);
+    try {
+      workers.execute(task);
+    } catch (RejectedExecutionException closed) {
+      task.run(); // after close, loss notifications still reach their listeners
+    }
   }
 
   @Override
