@@ -6,12 +6,18 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A repository of JSON files in one directory, shared by the processes of one machine without a
@@ -102,6 +108,46 @@ public final class FileLeaseRepository implements LeaseRepository {
   @Override
   public Optional<LeaseSnapshot> load(String key) {
     return read(key, new RecordNames(directory, LeaseKeys.requireValid(key)).record());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads every record file of the directory without a lock.
+   *
+   * @throws LeaseRepositoryFailure if the directory or a record file cannot be read or is corrupt
+   */
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    List<LeaseSnapshot> all = new ArrayList<>();
+    try (DirectoryStream<Path> records = Files.newDirectoryStream(directory, "*.json")) {
+      for (Path file : records) {
+        String key = storedKey(file);
+        if (key != null) {
+          read(key, file).ifPresent(all::add);
+        }
+      }
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot list lease records in " + directory + ": " + LeaseDirectory.describe(e), e);
+    }
+    return all;
+  }
+
+  /** The key a record file names in its JSON, or null if the file vanished meanwhile. */
+  private static @Nullable String storedKey(Path file) {
+    try {
+      JsonNode key = new ObjectMapper().readTree(Files.readAllBytes(file)).get("key");
+      if (key == null || !key.isTextual()) {
+        throw new LeaseRepositoryFailure(null, "lease record " + file + " names no key", null);
+      }
+      return key.asText();
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
+    }
   }
 
   /**

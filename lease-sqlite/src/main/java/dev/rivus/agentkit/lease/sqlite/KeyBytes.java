@@ -33,6 +33,33 @@ final class KeyBytes {
     return out.toByteArray();
   }
 
+  /**
+   * Decodes what {@link #encode} wrote.
+   *
+   * @throws IllegalArgumentException if the bytes are not WTF-8
+   */
+  static String decode(byte[] bytes) {
+    StringBuilder key = new StringBuilder(bytes.length);
+    for (int i = 0; i < bytes.length; ) {
+      int lead = bytes[i] & 0xFF;
+      int length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+      if (length == 0 || i + length > bytes.length) {
+        throw new IllegalArgumentException("stored key is not WTF-8 at byte " + i);
+      }
+      int codePoint = length == 1 ? lead : lead & (0xFF >>> (length + 1));
+      for (int k = 1; k < length; k++) {
+        int next = bytes[i + k] & 0xFF;
+        if ((next & 0xC0) != 0x80) {
+          throw new IllegalArgumentException("stored key is not WTF-8 at byte " + (i + k));
+        }
+        codePoint = (codePoint << 6) | (next & 0x3F);
+      }
+      key.appendCodePoint(codePoint);
+      i += length;
+    }
+    return key.toString();
+  }
+
   /** A 64-bit hash of the key, for picking its byte in the fence file. */
   static long hash64(String key) {
     try {

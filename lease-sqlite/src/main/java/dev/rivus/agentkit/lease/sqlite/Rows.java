@@ -9,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -30,21 +32,37 @@ final class Rows {
     PreparedStatement select = session.statement(Sql.SELECT_RECORD);
     select.setBytes(1, keyBytes);
     try (ResultSet row = select.executeQuery()) {
-      if (!row.next()) {
-        return Optional.empty();
-      }
-      ProcessIdentity process =
-          new ProcessIdentity(
-              row.getString(4), row.getString(5), row.getString(6), row.getLong(7), row.getString(8));
-      return Optional.of(
-          new LeaseSnapshot(
-              key,
-              row.getLong(1),
-              row.getLong(2),
-              LeaseState.valueOf(row.getString(3)),
-              new HolderIdentity(process, row.getString(9)),
-              Instant.ofEpochSecond(row.getLong(10), row.getLong(11))));
+      return row.next() ? Optional.of(snapshot(key, row)) : Optional.empty();
     }
+  }
+
+  /** Every stored record; floors are not records and are not listed. */
+  static List<LeaseSnapshot> selectAll(Session session) throws SQLException {
+    List<LeaseSnapshot> all = new ArrayList<>();
+    try (ResultSet row = session.statement(Sql.SELECT_ALL).executeQuery()) {
+      while (row.next()) {
+        all.add(snapshot(KeyBytes.decode(row.getBytes(12)), row));
+      }
+    }
+    return all;
+  }
+
+  /**
+   * Maps the columns of {@link Sql#SELECT_RECORD}.
+   *
+   * @throws IllegalArgumentException if a stored value breaks a rule of the snapshot (a damaged row)
+   */
+  private static LeaseSnapshot snapshot(String key, ResultSet row) throws SQLException {
+    ProcessIdentity process =
+        new ProcessIdentity(
+            row.getString(4), row.getString(5), row.getString(6), row.getLong(7), row.getString(8));
+    return new LeaseSnapshot(
+        key,
+        row.getLong(1),
+        row.getLong(2),
+        LeaseState.valueOf(row.getString(3)),
+        new HolderIdentity(process, row.getString(9)),
+        Instant.ofEpochSecond(row.getLong(10), row.getLong(11)));
   }
 
   /** The generation floor left by pruning, as a snapshot of the key, or empty if nothing was pruned. */

@@ -12,6 +12,10 @@ enum Sql {
       "SELECT generation, revision, state, holder_host, holder_boot_id, holder_pid_namespace,"
           + " holder_pid, holder_process_start, holder_handle, updated_at_seconds, updated_at_nanos"
           + " FROM lease WHERE lease_key = ?"),
+  SELECT_ALL(
+      "SELECT generation, revision, state, holder_host, holder_boot_id, holder_pid_namespace,"
+          + " holder_pid, holder_process_start, holder_handle, updated_at_seconds, updated_at_nanos,"
+          + " lease_key FROM lease"),
   SELECT_FLOOR(
       "SELECT (SELECT value FROM lease_meta WHERE name = 'generation_floor'),"
           + " (SELECT value FROM lease_meta WHERE name = 'floor_raised_at_seconds')"),

@@ -1,15 +1,17 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseKeys;
-import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -57,19 +59,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe.
  */
-public final class SqliteLeaseRepository implements LeaseRepository {
+public final class SqliteLeaseRepository implements PrunableLeaseRepository {
 
   private final Path file;
   private final Database database;
-  private final FenceFile fences;
+  private final Path fenceFile;
   private final SyncPredictor sync;
   private final SqliteOptions options;
 
-  private SqliteLeaseRepository(Path file, SqliteOptions options, Database database, FenceFile fences) {
+  private SqliteLeaseRepository(Path file, SqliteOptions options, Database database) {
     this.file = file;
     this.options = options;
     this.database = database;
-    this.fences = fences;
+    this.fenceFile = file.resolveSibling(file.getFileName() + ".fence");
     this.sync = new SyncPredictor(options.syncEveryWrite());
   }
 
@@ -106,8 +108,7 @@ public final class SqliteLeaseRepository implements LeaseRepository {
     Database database = new Database(file, options);
     try {
       new Opening(file, database).prepare();
-      FenceFile fences = FenceFile.open(file.resolveSibling(file.getFileName() + ".fence"));
-      return new SqliteLeaseRepository(file, options, database, fences);
+      return new SqliteLeaseRepository(file, options, database);
     } catch (RuntimeException e) {
       database.close();
       throw e;
@@ -249,13 +250,21 @@ public final class SqliteLeaseRepository implements LeaseRepository {
    * {@inheritDoc}
    *
    * <p>The fence is an operating-system lock on one byte of {@code <database>.fence}, chosen by a
-   * hash of the key, behind a fair in-process lock: threads of this JVM and other processes exclude
-   * each other, and the system releases the fence of a process that dies.
+   * 64-bit hash (SHA-256) of the key, behind a fair in-process lock ({@link FileRangeLock}): threads of
+   * this JVM and other processes exclude each other, and the system releases the fence of a process
+   * that dies. Two keys share a byte only if their hashes agree in 62 bits; they would then only wait
+   * for each other. The fence file is never the database, so a held fence never delays a save.
    */
   @Override
   public Fence lockFence(String key) throws InterruptedException {
     LeaseKeys.requireValid(key);
-    return fences.lock(key);
+    FileRangeLock.Held held;
+    try {
+      held = FileRangeLock.ofHash(fenceFile, KeyBytes.hash64(key)).lock();
+    } catch (LeaseRepositoryFailure e) {
+      throw new LeaseRepositoryFailure(key, e.getMessage(), e);
+    }
+    return held::close;
   }
 
   /**
@@ -270,6 +279,7 @@ public final class SqliteLeaseRepository implements LeaseRepository {
    * @throws IllegalArgumentException if {@code olderThan} is null or negative
    * @throws IllegalStateException if the repository is closed
    */
+  @Override
   public int prune(@Nullable Duration olderThan) {
     if (olderThan == null || olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must be zero or positive, was " + olderThan);
@@ -309,6 +319,26 @@ public final class SqliteLeaseRepository implements LeaseRepository {
         });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if the repository is closed
+   */
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    return database.read(
+        null,
+        "loading every lease",
+        session -> {
+          try {
+            return Rows.selectAll(session);
+          } catch (IllegalArgumentException e) {
+            throw new LeaseRepositoryFailure(
+                null, "lease database " + file + ": a record is damaged (" + e.getMessage() + ")", e);
+          }
+        });
+  }
+
   private Optional<LeaseSnapshot> readRecord(Session session, String key, byte[] keyBytes)
       throws SQLException {
     try {
@@ -323,13 +353,12 @@ public final class SqliteLeaseRepository implements LeaseRepository {
   }
 
   /**
-   * Closes the idle connections at once and the others when their calls end, and leaves the fence file
-   * (fences still held stay held until closed). Does not delete the database.
+   * Closes the idle connections at once and the others when their calls end. Fences still held stay
+   * held until closed. Does not delete the database.
    */
   @Override
   public void close() {
     database.close();
-    fences.close();
   }
 
   @Override
