@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       manager as fast as it can; prints {@code DONE ...} with every repository call's outcome and the
  *       longest call.
  *   <li>{@code fence <db> <key>}: takes the key's fence, prints {@code FENCED}, and waits to be killed.
+ *   <li>{@code cycles <db> <n> <syncEveryWrite>}: acquires and releases one key n times, printing
+ *       {@code ACQUIRED <generation>} after each acquisition returned, then {@code DONE}.
  * </ul>
  */
 public final class SqliteChildMain {
@@ -57,6 +59,7 @@ public final class SqliteChildMain {
       case "savers" -> savers(db, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
       case "hammer" -> hammer(db, Long.parseLong(args[2]), Long.parseLong(args[3]));
       case "fence" -> fence(db, args[2]);
+      case "cycles" -> cycles(db, Integer.parseInt(args[2]), Boolean.parseBoolean(args[3]));
       default -> throw new IllegalArgumentException("unknown mode " + args[0]);
     }
   }
@@ -154,6 +157,19 @@ public final class SqliteChildMain {
           "DONE acquired=" + acquired + " held=" + held + " managerFailures=" + failures + " "
               + repository.summary());
     }
+  }
+
+  private static void cycles(Path db, int cycles, boolean syncEveryWrite) {
+    SqliteOptions options = SqliteOptions.builder().syncEveryWrite(syncEveryWrite).build();
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db, options);
+        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+      for (int i = 0; i < cycles; i++) {
+        try (Lease lease = leases.acquire("cycled")) {
+          OUT.println("ACQUIRED " + lease.generation());
+        }
+      }
+    }
+    OUT.println("DONE");
   }
 
   private static void fence(Path db, String key) throws Exception {
