@@ -57,6 +57,18 @@ class SqliteRecordsTest {
   }
 
   @Test
+  void loadAllListsEveryRecordWithItsKeyDecodedExactly() {
+    LeaseSnapshot lone = Records.first("a\uD800", "lone-surrogate");
+    LeaseSnapshot emoji = Records.first("emoji 🚀 key", "emoji");
+    LeaseSnapshot plain = Records.first("task:42", "plain").released(Records.TIME);
+    for (LeaseSnapshot snapshot : java.util.List.of(lone, emoji, plain)) {
+      repository.save(snapshot.key(), snapshot, 0);
+    }
+
+    assertThat(repository.loadAll()).containsExactlyInAnyOrder(lone, emoji, plain);
+  }
+
+  @Test
   void wellFormedKeysAreStoredAsTheirUtf8Bytes() throws Exception {
     repository.save("caf\u00e9/日本", Records.first("caf\u00e9/日本", "h"), 0);
 
