@@ -143,8 +143,9 @@ public final class LeaseHolderMain {
           wrote = true;
         }
       }
+      long pause = journal == null ? Long.MAX_VALUE : options.pause().toNanos();
       try {
-        stop.get(journal == null ? Long.MAX_VALUE : options.pause().toNanos(), TimeUnit.NANOSECONDS);
+        stop.get(pause, TimeUnit.NANOSECONDS);
       } catch (TimeoutException keepWorking) {
         continue;
       } catch (ExecutionException impossible) {
