@@ -7,10 +7,14 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -102,6 +106,51 @@ public final class FileLeaseRepository implements LeaseRepository {
   @Override
   public Optional<LeaseSnapshot> load(String key) {
     return read(key, new RecordNames(directory, LeaseKeys.requireValid(key)).record());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads every record file of the directory without a lock. A record that sits under another
+   * key's file name (copied or renamed by hand) is reported, not listed.
+   *
+   * @throws LeaseRepositoryFailure if the directory or a record cannot be read, or a record is
+   *     corrupt; the message names the file
+   */
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    List<LeaseSnapshot> all = new ArrayList<>();
+    try (DirectoryStream<Path> records = Files.newDirectoryStream(directory, "*.json")) {
+      for (Path file : records) {
+        readListed(file).ifPresent(all::add);
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot list lease records in " + directory + ": " + e.getMessage(), e);
+    }
+    return all;
+  }
+
+  private Optional<LeaseSnapshot> readListed(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException removedMeanwhile) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
+    }
+    LeaseSnapshot snapshot = codec.decodeListed(file, bytes);
+    Path expected = new RecordNames(directory, snapshot.key()).record();
+    if (!expected.getFileName().equals(file.getFileName())) {
+      throw new LeaseRepositoryFailure(
+          snapshot.key(),
+          "lease record " + file + " belongs to key '" + snapshot.key() + "', whose file is "
+              + expected.getFileName() + "; it was copied or renamed by hand",
+          null);
+    }
+    return Optional.of(snapshot);
   }
 
   /**
