@@ -6,9 +6,8 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A repository of JSON files in one directory, shared by the processes of one machine without a
@@ -113,41 +111,46 @@ public final class FileLeaseRepository implements LeaseRepository {
   /**
    * {@inheritDoc}
    *
-   * <p>Reads every record file of the directory without a lock.
+   * <p>Reads every record file of the directory without a lock. A record that sits under another
+   * key's file name (copied or renamed by hand) is reported, not listed.
    *
-   * @throws LeaseRepositoryFailure if the directory or a record file cannot be read or is corrupt
+   * @throws LeaseRepositoryFailure if the directory or a record cannot be read, or a record is
+   *     corrupt; the message names the file
    */
   @Override
   public List<LeaseSnapshot> loadAll() {
     List<LeaseSnapshot> all = new ArrayList<>();
     try (DirectoryStream<Path> records = Files.newDirectoryStream(directory, "*.json")) {
       for (Path file : records) {
-        String key = storedKey(file);
-        if (key != null) {
-          read(key, file).ifPresent(all::add);
-        }
+        readListed(file).ifPresent(all::add);
       }
-    } catch (IOException e) {
+    } catch (IOException | DirectoryIteratorException e) {
       throw new LeaseRepositoryFailure(
-          null, "cannot list lease records in " + directory + ": " + LeaseDirectory.describe(e), e);
+          null, "cannot list lease records in " + directory + ": " + e.getMessage(), e);
     }
     return all;
   }
 
-  /** The key a record file names in its JSON, or null if the file vanished meanwhile. */
-  private static @Nullable String storedKey(Path file) {
+  private Optional<LeaseSnapshot> readListed(Path file) {
+    byte[] bytes;
     try {
-      JsonNode key = new ObjectMapper().readTree(Files.readAllBytes(file)).get("key");
-      if (key == null || !key.isTextual()) {
-        throw new LeaseRepositoryFailure(null, "lease record " + file + " names no key", null);
-      }
-      return key.asText();
-    } catch (NoSuchFileException e) {
-      return null;
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException removedMeanwhile) {
+      return Optional.empty();
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
           null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
     }
+    LeaseSnapshot snapshot = codec.decodeListed(file, bytes);
+    Path expected = new RecordNames(directory, snapshot.key()).record();
+    if (!expected.getFileName().equals(file.getFileName())) {
+      throw new LeaseRepositoryFailure(
+          snapshot.key(),
+          "lease record " + file + " belongs to key '" + snapshot.key() + "', whose file is "
+              + expected.getFileName() + "; it was copied or renamed by hand",
+          null);
+    }
+    return Optional.of(snapshot);
   }
 
   /**

@@ -71,6 +71,23 @@ final class RecordCodec {
     }
   }
 
+  /** Decodes a record found by listing the directory, whose key is not known beforehand. */
+  LeaseSnapshot decodeListed(Path file, byte[] bytes) {
+    String storedKey;
+    try {
+      JsonNode root = bytes.length == 0 ? null : mapper.readTree(bytes);
+      JsonNode key = root == null ? null : root.get("key");
+      storedKey = key != null && key.isTextual() ? key.asText() : null;
+    } catch (IOException e) {
+      storedKey = null;
+    }
+    if (storedKey == null || storedKey.isEmpty()) {
+      throw new LeaseRepositoryFailure(
+          null, "lease record " + file + " is corrupt: it does not name its key", null);
+    }
+    return decode(storedKey, file, bytes);
+  }
+
   LeaseSnapshot decode(String key, Path file, byte[] bytes) {
     Reader reader = new Reader(key, file);
     if (bytes.length == 0) {
