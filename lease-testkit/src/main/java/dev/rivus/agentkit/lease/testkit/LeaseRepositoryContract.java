@@ -3,7 +3,6 @@ package dev.rivus.agentkit.lease.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
@@ -368,8 +367,6 @@ public abstract class LeaseRepositoryContract {
    * While one thread holds a key's fence, another waits for it, and gets it once it is released.
    *
    * @throws Exception if the repository or a worker thread fails
-   *
-   * @throws Exception if the repository or a worker thread fails
    */
   @Test
   public void secondThreadGetsTheFenceOnlyAfterTheFirstReleasesIt() throws Exception {
@@ -378,8 +375,6 @@ public abstract class LeaseRepositoryContract {
 
   /**
    * Threads hammering one key's fence are never inside it two at a time.
-   *
-   * @throws Exception if the repository or a worker thread fails
    *
    * @throws Exception if the repository or a worker thread fails
    */
@@ -394,8 +389,6 @@ public abstract class LeaseRepositoryContract {
    * Holding one key's fence does not block the fences of other keys.
    *
    * @throws Exception if the repository or a worker thread fails
-   *
-   * @throws Exception if the repository or a worker thread fails
    */
   @Test
   public void fencesOfDifferentKeysDoNotBlockEachOther() throws Exception {
@@ -407,8 +400,6 @@ public abstract class LeaseRepositoryContract {
    * A thread waiting for a fence stops waiting with InterruptedException when interrupted.
    *
    * @throws Exception if the repository or a worker thread fails
-   *
-   * @throws Exception if the repository or a worker thread fails
    */
   @Test
   public void fenceWaitEndsWithInterruptedExceptionWhenInterrupted() throws Exception {
@@ -417,8 +408,6 @@ public abstract class LeaseRepositoryContract {
 
   /**
    * The fence is distinct from the write lock: saves and loads go on while another thread holds it.
-   *
-   * @throws Exception if the repository or a worker thread fails
    *
    * @throws Exception if the repository or a worker thread fails
    */
@@ -441,8 +430,6 @@ public abstract class LeaseRepositoryContract {
    * A fence may be released from another thread than the one that took it, and only once counts.
    *
    * @throws Exception if the repository or a worker thread fails
-   *
-   * @throws Exception if the repository or a worker thread fails
    */
   @Test
   public void fenceReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce() throws Exception {
@@ -450,55 +437,6 @@ public abstract class LeaseRepositoryContract {
   }
 
   // ---- generations under a lease manager ----
-
-  /**
-   * For a {@link PrunableLeaseRepository}: pruning removes tombstones only, never a held record, and
-   * a key that comes back after its tombstone was pruned still gets a higher generation. Skipped for
-   * repositories that do not prune.
-   *
-   * @throws Exception if the repository fails
-   */
-  @Test
-  public void pruningTombstonesKeepsGenerationsRising() throws Exception {
-    assumeTrue(
-        repository() instanceof PrunableLeaseRepository,
-        "the repository does not implement PrunableLeaseRepository");
-    PrunableLeaseRepository prunable = (PrunableLeaseRepository) repository();
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
-    long released;
-    try (LeaseManager leases = LeaseManager.create(prunable, config, new FakePlatform());
-        Lease kept = leases.acquire("kept")) {
-      for (int i = 0; i < 3; i++) {
-        leases.acquire("pruned").close();
-      }
-      released = prunable.load("pruned").orElseThrow().generation();
-      assertThat(prunable.prune(Duration.ofDays(100_000)))
-          .as("tombstones older than 270 years")
-          .isZero();
-      assertThat(prunable.load("pruned")).as("a young tombstone").isPresent();
-
-      assertThat(prunable.prune(Duration.ZERO)).as("tombstones pruned").isEqualTo(1);
-
-      assertThat(prunable.load("kept").orElseThrow().generation()).isEqualTo(kept.generation());
-      assertThat(prunable.loadAll())
-          .as("every record after pruning: floors are not listed")
-          .extracting(LeaseSnapshot::key)
-          .containsExactly("kept");
-      prunable
-          .load("pruned")
-          .ifPresent(
-              floor ->
-                  assertThat(floor)
-                      .as("the floor left by pruning")
-                      .returns(0L, LeaseSnapshot::revision)
-                      .returns(LeaseState.RELEASED, LeaseSnapshot::state));
-      try (Lease back = leases.acquire("pruned")) {
-        assertThat(back.generation()).as("generation after pruning").isGreaterThan(released);
-      }
-    }
-    assertThatThrownBy(() -> prunable.prune(Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class);
-  }
 
   /**
    * Random sequences of acquire (fast and blocking), renew, release, fenced work, frozen and crashed

@@ -66,8 +66,22 @@ class ContractCatchesBrokenRepositoriesTest {
 
   @Test
   void pruningWithoutAFloorIsCaught() {
-    assertContractFails(
-        PrunesWithoutFloor::new, LeaseRepositoryContract::pruningTombstonesKeepsGenerationsRising);
+    PrunableLeaseRepositoryContract contract =
+        new PrunableLeaseRepositoryContract() {
+          @Override
+          protected PrunableLeaseRepository createRepository() {
+            return new PrunesWithoutFloor();
+          }
+
+          @Override
+          protected Duration patience() {
+            return PATIENCE;
+          }
+        };
+    assertFails(
+        contract,
+        PrunesWithoutFloor.class,
+        c -> ((PrunableLeaseRepositoryContract) c).pruningTombstonesKeepsGenerationsRising());
   }
 
   @Test
@@ -118,6 +132,13 @@ class ContractCatchesBrokenRepositoriesTest {
             return PATIENCE;
           }
         };
+    assertFails(contract, broken.get().getClass(), contractTest);
+  }
+
+  private static void assertFails(
+      LeaseRepositoryContract contract,
+      Class<?> broken,
+      ThrowingConsumer<LeaseRepositoryContract> contractTest) {
     assertThatThrownBy(
             () -> {
               contract.openRepositoryUnderTest();
@@ -127,7 +148,7 @@ class ContractCatchesBrokenRepositoriesTest {
                 contract.closeRepositoryUnderTest();
               }
             })
-        .as("the contract test run against %s", broken.get().getClass().getSimpleName())
+        .as("the contract test run against %s", broken.getSimpleName())
         .isInstanceOf(AssertionError.class);
   }
 
