@@ -1,17 +1,17 @@
 package dev.rivus.agentkit.lease.sqlite;
 
-import dev.rivus.agentkit.lease.LeaseRepository;
-import dev.rivus.agentkit.lease.testkit.LeaseRepositoryContract;
+import dev.rivus.agentkit.lease.PrunableLeaseRepository;
+import dev.rivus.agentkit.lease.testkit.PrunableLeaseRepositoryContract;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The shared repository contract, on a fresh SQLite file per test. */
-class SqliteLeaseRepositoryContractTest extends LeaseRepositoryContract {
+/** The shared repository contract, pruning included, on a fresh SQLite file per test. */
+class SqliteLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract {
 
   @TempDir Path dir;
 
   @Override
-  protected LeaseRepository createRepository() {
+  protected PrunableLeaseRepository createRepository() {
     return SqliteLeaseRepository.open(dir.resolve("leases.db"));
   }
 }
