@@ -12,5 +12,6 @@ module dev.rivus.agentkit.lease {
   exports dev.rivus.agentkit.lease;
   exports dev.rivus.agentkit.lease.platform;
   exports dev.rivus.agentkit.lease.memory;
+  exports dev.rivus.agentkit.lease.file;
   exports dev.rivus.agentkit.lease.support;
 }

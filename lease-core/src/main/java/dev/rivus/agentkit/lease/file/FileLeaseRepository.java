@@ -1,0 +1,240 @@
+package dev.rivus.agentkit.lease.file;
+
+import dev.rivus.agentkit.lease.LeaseKeys;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.support.FileRangeLock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A repository of JSON files in one directory, shared by the processes of one machine without a
+ * database: one record file per key, written under a per-key write lock file to a temporary file that
+ * is fsynced, atomically renamed over the record, and made durable by an fsync of the directory. Reads
+ * take no lock, since a rename is atomic. The fence of a key is a lock on another file than its write
+ * lock, so renewals never wait for fenced work.
+ *
+ * <p>Locks are operating-system file locks ({@link FileRangeLock}): the system releases them when a
+ * holding process dies. They hold between the processes of one machine on a local file system; on a
+ * network file system they are only as good as its lock manager, so one machine per directory is the
+ * supported use. Files are named from the key (see the record file names in the directory listing: a
+ * readable prefix and a hash), so no key can reach outside the directory. Record, lock and temporary
+ * files are never deleted by the repository.
+ *
+ * <p>Thread-safe; any number of instances, in one process or many, may share a directory. An instance
+ * holds no open file between calls, so {@link #close()} has nothing to release; a fence stays held
+ * until its own {@code close}.
+ */
+public final class FileLeaseRepository implements LeaseRepository {
+
+  private final Path directory;
+  private final Options options;
+  private final RecordCodec codec = new RecordCodec();
+
+  private FileLeaseRepository(Path directory, Options options) {
+    this.directory = directory;
+    this.options = options;
+  }
+
+  /**
+   * Opens the repository in {@code directory} with the default options, creating the directory if
+   * missing.
+   *
+   * @param directory the directory of the record files
+   * @return the repository
+   * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is not
+   *     writable
+   * @throws IllegalArgumentException if {@code directory} is null
+   */
+  public static FileLeaseRepository open(Path directory) {
+    return open(directory, Options.defaults());
+  }
+
+  /**
+   * Opens the repository in {@code directory}, creating the directory if missing.
+   *
+   * @param directory the directory of the record files
+   * @param options the write-lock wait budget
+   * @return the repository
+   * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is not
+   *     writable
+   * @throws IllegalArgumentException if an argument is null
+   */
+  public static FileLeaseRepository open(Path directory, Options options) {
+    if (directory == null || options == null) {
+      throw new IllegalArgumentException("directory and options must not be null");
+    }
+    return new FileLeaseRepository(LeaseDirectory.prepare(directory), options);
+  }
+
+  /**
+   * Returns the directory of the record files.
+   *
+   * @return the absolute directory
+   */
+  public Path directory() {
+    return directory;
+  }
+
+  /**
+   * Returns the options this repository was opened with.
+   *
+   * @return the options
+   */
+  public Options options() {
+    return options;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads the key's record file without a lock.
+   *
+   * @throws LeaseRepositoryFailure if the file cannot be read, is corrupt, holds another key, or was
+   *     written by a newer format; the message names the file
+   */
+  @Override
+  public Optional<LeaseSnapshot> load(String key) {
+    return read(key, new RecordNames(directory, LeaseKeys.requireValid(key)).record());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Waits at most {@link Options#writeLockWait()} for the key's write lock. An interrupt of the
+   * waiting thread ends the wait with a {@link LeaseRepositoryFailure}, and the thread's interrupt
+   * flag is set again.
+   *
+   * @throws LeaseRepositoryFailure if the write lock was not had within the budget, the stored
+   *     record is corrupt, or the file cannot be written (read-only, full, no permission); the message
+   *     names the file
+   */
+  @Override
+  public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+    LeaseKeys.requireValid(key);
+    if (snapshot == null || !key.equals(snapshot.key())) {
+      throw new IllegalArgumentException(
+          "key '" + key + "' does not match the snapshot's key '"
+              + (snapshot == null ? null : snapshot.key()) + "'");
+    }
+    RecordNames names = new RecordNames(directory, key);
+    FileRangeLock.Held writeLock = writeLock(key, names);
+    try {
+      compareAndWrite(key, names, snapshot, expectedRevision);
+    } finally {
+      writeLock.close();
+    }
+  }
+
+  /** Runs under the key's write lock, which every writer of this directory takes. */
+  private void compareAndWrite(
+      String key, RecordNames names, LeaseSnapshot snapshot, long expectedRevision) {
+    long actual = read(key, names.record()).map(LeaseSnapshot::revision).orElse(0L);
+    if (actual != expectedRevision) {
+      throw new RevisionConflict(key, expectedRevision, actual);
+    }
+    byte[] content = codec.encode(snapshot);
+    try {
+      DurableFiles.replace(names.record(), names.temporary(), content);
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          key,
+          "cannot save lease '" + key + "' to " + names.record() + ": " + LeaseDirectory.describe(e),
+          e);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The fence is a lock on the key's {@code .fence.lock} file, distinct from its write lock. The
+   * wait has no time limit; interrupt the thread to end it.
+   *
+   * @throws LeaseRepositoryFailure if the fence's lock file cannot be created or locked
+   */
+  @Override
+  public Fence lockFence(String key) throws InterruptedException {
+    Path file = new RecordNames(directory, LeaseKeys.requireValid(key)).fenceLock();
+    FileRangeLock.Held held;
+    try {
+      held = FileRangeLock.of(file, 0, 1).lock();
+    } catch (LeaseRepositoryFailure e) {
+      throw new LeaseRepositoryFailure(
+          key, "cannot take the fence of lease '" + key + "': " + e.getMessage(), e);
+    }
+    return held::close;
+  }
+
+  private FileRangeLock.Held writeLock(String key, RecordNames names) {
+    try {
+      return FileRangeLock.of(names.writeLock(), 0, 1).lock(options.writeLockWait());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LeaseRepositoryFailure(
+          key,
+          "interrupted while waiting for the write lock " + names.writeLock() + " of lease '" + key
+              + "'; nothing was written",
+          e);
+    } catch (LeaseRepositoryFailure e) {
+      throw new LeaseRepositoryFailure(
+          key, "cannot save lease '" + key + "': " + e.getMessage(), e);
+    }
+  }
+
+  private Optional<LeaseSnapshot> read(String key, Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          key,
+          "cannot read lease record " + file + ": " + LeaseDirectory.describe(e),
+          e);
+    }
+    return Optional.of(codec.decode(key, file, bytes));
+  }
+
+  @Override
+  public String toString() {
+    return "FileLeaseRepository[" + directory + "]";
+  }
+
+  /**
+   * Settings of a {@link FileLeaseRepository}. Immutable.
+   *
+   * @param writeLockWait how long a save waits for the key's write lock before it fails with {@link
+   *     LeaseRepositoryFailure}; other writers hold it only for one write, so the default of 10 s is
+   *     ample
+   */
+  public record Options(Duration writeLockWait) {
+
+    /**
+     * Validates the settings.
+     *
+     * @param writeLockWait see the class description
+     * @throws IllegalArgumentException if {@code writeLockWait} is null or not positive
+     */
+    public Options {
+      if (writeLockWait == null || writeLockWait.isNegative() || writeLockWait.isZero()) {
+        throw new IllegalArgumentException("writeLockWait must be positive, was " + writeLockWait);
+      }
+    }
+
+    /**
+     * Returns the default settings: a write-lock wait of 10 seconds.
+     *
+     * @return the defaults
+     */
+    public static Options defaults() {
+      return new Options(Duration.ofSeconds(10));
+    }
+  }
+}

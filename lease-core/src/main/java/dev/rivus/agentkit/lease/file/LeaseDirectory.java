@@ -1,0 +1,79 @@
+package dev.rivus.agentkit.lease.file;
+
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
+
+/** Checks the repository directory once, when a repository is opened. */
+final class LeaseDirectory {
+
+  private LeaseDirectory() {}
+
+  /**
+   * Returns the absolute directory, created if missing (and its creation made durable), after a probe
+   * file showed that it is writable.
+   */
+  static Path prepare(Path directory) {
+    Path absolute = directory.toAbsolutePath().normalize();
+    boolean existed = Files.isDirectory(absolute);
+    if (!existed) {
+      try {
+        Files.createDirectories(absolute);
+      } catch (IOException e) {
+        throw failure("cannot create lease directory " + absolute + ": " + describe(e), e);
+      }
+    }
+    if (!Files.isDirectory(absolute)) {
+      throw failure(absolute + " is not a directory, so it cannot hold lease records", null);
+    }
+    probeWritable(absolute);
+    Path parent = absolute.getParent();
+    if (!existed && parent != null) {
+      try {
+        // A record is only as durable as the directory entry that leads to it.
+        DurableFiles.syncDirectory(parent);
+      } catch (IOException e) {
+        throw failure(
+            "cannot make the new lease directory " + absolute + " durable: " + describe(e), e);
+      }
+    }
+    return absolute;
+  }
+
+  /**
+   * Creates and deletes a file: unlike the permission bits, that also tells for root and for
+   * read-only mounts.
+   */
+  private static void probeWritable(Path directory) {
+    Path probe = directory.resolve(".probe-" + UUID.randomUUID() + ".tmp");
+    try {
+      FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+      Files.delete(probe);
+    } catch (IOException e) {
+      throw failure(
+          "lease directory " + directory + " is not writable: " + describe(e)
+              + "; the repository writes record, lock and temporary files there",
+          e);
+    }
+  }
+
+  /** Says what went wrong with a file: the exception's kind, the file and the system's reason. */
+  static String describe(IOException e) {
+    String kind = e.getClass().getSimpleName();
+    if (e instanceof FileSystemException fs) {
+      return kind + " on " + fs.getFile()
+          + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile())
+          + (fs.getReason() == null ? "" : " (" + fs.getReason() + ")");
+    }
+    return e.getMessage() == null ? kind : kind + ": " + e.getMessage();
+  }
+
+  private static LeaseRepositoryFailure failure(String message, Throwable cause) {
+    return new LeaseRepositoryFailure(null, message, cause);
+  }
+}
