@@ -1,6 +1,7 @@
 package dev.rivus.agentkit.lease.cli;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.file.FileLeaseRepository;
 import java.nio.file.Path;
 
 /** The repositories of the product: SQLite for {@code --db}, JSON files for {@code --dir}. */
@@ -14,7 +15,6 @@ final class StandardRepositories implements Repositories {
 
   @Override
   public LeaseRepository openDirectory(Path directory) {
-    throw new CliFailure(
-        ExitCodes.USAGE, "the file repository is not built into this lease yet");
+    return FileLeaseRepository.open(directory);
   }
 }

@@ -7,10 +7,14 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -102,6 +106,49 @@ public final class FileLeaseRepository implements LeaseRepository {
   @Override
   public Optional<LeaseSnapshot> load(String key) {
     return read(key, new RecordNames(directory, LeaseKeys.requireValid(key)).record());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Lists the record files of the directory and reads each without a lock, like {@link
+   * #load(String)}. Files that {@code load} would never read are skipped: temporary and lock files,
+   * foreign files, and record files copied under another key's name.
+   *
+   * @throws LeaseRepositoryFailure if the directory cannot be listed, or a record file cannot be read
+   *     or is corrupt; the message names the file
+   */
+  @Override
+  public List<LeaseSnapshot> loadAll() {
+    List<LeaseSnapshot> all = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.json")) {
+      for (Path file : files) {
+        if (RecordNames.isRecordName(file.getFileName().toString())) {
+          loadListed(file).ifPresent(all::add);
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot list lease directory " + directory + ": " + e.getMessage(), e);
+    }
+    return all;
+  }
+
+  private Optional<LeaseSnapshot> loadListed(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException goneMeanwhile) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
+    }
+    String key = codec.storedKey(file, bytes);
+    if (!new RecordNames(directory, key).record().equals(file)) {
+      return Optional.empty();
+    }
+    return Optional.of(codec.decode(key, file, bytes));
   }
 
   /**

@@ -71,6 +71,28 @@ final class RecordCodec {
     }
   }
 
+  /**
+   * Reads only the key a record file names, for listing; {@link #decode} then checks the rest.
+   *
+   * @throws LeaseRepositoryFailure if the file is not a JSON object with a textual {@code key}
+   */
+  String storedKey(Path file, byte[] bytes) {
+    JsonNode root;
+    try {
+      root = bytes.length == 0 ? null : mapper.readTree(bytes);
+    } catch (IOException e) {
+      root = null;
+    }
+    JsonNode key = root == null ? null : root.get("key");
+    if (key == null || !key.isTextual() || key.asText().isEmpty()) {
+      throw new LeaseRepositoryFailure(
+          null,
+          "lease record " + file + " is corrupt: it is not a JSON object with a 'key'; move it away",
+          null);
+    }
+    return key.asText();
+  }
+
   LeaseSnapshot decode(String key, Path file, byte[] bytes) {
     Reader reader = new Reader(key, file);
     if (bytes.length == 0) {
