@@ -7,6 +7,7 @@
 module dev.rivus.agentkit.lease.cli {
   requires static org.jspecify;
   requires dev.rivus.agentkit.lease;
+  requires dev.rivus.agentkit.lease.sqlite;
   requires info.picocli;
   requires com.fasterxml.jackson.databind;
 

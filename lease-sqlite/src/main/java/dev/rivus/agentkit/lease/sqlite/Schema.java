@@ -1,0 +1,167 @@
+package dev.rivus.agentkit.lease.sqlite;
+
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Creates the schema on first open and recognizes it afterwards.
+ *
+ * <p>A lease database is marked twice: {@code PRAGMA application_id} holds {@link #APPLICATION_ID}
+ * (the bytes "LEAS"), so a file of another application is recognized before anything is written to
+ * it, and the {@code lease_meta} table holds the schema version (mirrored in {@code PRAGMA
+ * user_version}), so that a later release can migrate the schema and this release refuses a newer
+ * one instead of misreading it.
+ *
+ * <p>Version 1:
+ *
+ * <ul>
+ *   <li>{@code lease}: one row per key; the key is a BLOB in WTF-8 (see {@link KeyBytes}); {@code
+ *       WITHOUT ROWID}, so the row lives in the primary key's B-tree and a lookup touches one tree.
+ *       No index on age: pruning is rare and scans the table; an index would cost every write.
+ *   <li>{@code lease_meta}: {@code schema_version}, {@code generation_floor} (the highest generation
+ *       ever pruned; a key created later starts above it) and {@code floor_raised_at_seconds}.
+ * </ul>
+ */
+final class Schema {
+
+  /** {@code PRAGMA application_id} of a lease database: "LEAS" in ASCII. */
+  static final int APPLICATION_ID = 0x4C454153;
+
+  /** The schema version this release writes and reads. */
+  static final int VERSION = 1;
+
+  private static final List<String> CREATE =
+      List.of(
+          "CREATE TABLE lease_meta ("
+              + " name TEXT PRIMARY KEY NOT NULL,"
+              + " value INTEGER NOT NULL"
+              + ") WITHOUT ROWID",
+          "INSERT INTO lease_meta (name, value) VALUES ('schema_version', " + VERSION + "),"
+              + " ('generation_floor', 0), ('floor_raised_at_seconds', 0)",
+          "CREATE TABLE lease ("
+              + " lease_key BLOB PRIMARY KEY NOT NULL,"
+              + " generation INTEGER NOT NULL CHECK (generation >= 0),"
+              + " revision INTEGER NOT NULL CHECK (revision > 0),"
+              + " state TEXT NOT NULL CHECK (state IN ('HELD', 'RELEASED')),"
+              + " holder_host TEXT NOT NULL,"
+              + " holder_boot_id TEXT,"
+              + " holder_pid_namespace TEXT,"
+              + " holder_pid INTEGER NOT NULL,"
+              + " holder_process_start TEXT,"
+              + " holder_handle TEXT NOT NULL,"
+              + " updated_at_seconds INTEGER NOT NULL,"
+              + " updated_at_nanos INTEGER NOT NULL"
+              + ") WITHOUT ROWID",
+          "PRAGMA application_id = " + APPLICATION_ID,
+          "PRAGMA user_version = " + VERSION);
+
+  private final Path file;
+
+  Schema(Path file) {
+    this.file = file;
+  }
+
+  /** What the file holds, as far as its header and catalogue tell. */
+  enum Found {
+    EMPTY,
+    LEASE_DATABASE
+  }
+
+  /**
+   * Reads the header and catalogue without writing anything.
+   *
+   * @return what the file is
+   * @throws LeaseRepositoryFailure if it is another application's database or a newer schema
+   * @throws SQLException if SQLite cannot read it (not a database, corrupt, busy)
+   */
+  Found inspect(Session session) throws SQLException {
+    try (Statement statement = session.connection().createStatement()) {
+      int applicationId = intPragma(statement, "application_id");
+      int userVersion = intPragma(statement, "user_version");
+      int objects = count(statement, "SELECT count(*) FROM sqlite_schema");
+      if (applicationId == 0 && userVersion == 0 && objects == 0) {
+        return Found.EMPTY;
+      }
+      if (applicationId != APPLICATION_ID) {
+        throw new LeaseRepositoryFailure(
+            null,
+            String.format(
+                Locale.ROOT,
+                "%s is not a lease database: it is an SQLite database of another application"
+                    + " (application_id 0x%08X, user_version %d, %d schema objects); give the lease"
+                    + " repository a file of its own",
+                file,
+                applicationId,
+                userVersion,
+                objects),
+            null);
+      }
+      int version = schemaVersion(statement);
+      if (version > VERSION) {
+        throw new LeaseRepositoryFailure(
+            null,
+            file
+                + " has lease schema version "
+                + version
+                + ", newer than this release understands (version "
+                + VERSION
+                + "); use the release that wrote it or a newer one",
+            null);
+      }
+      if (version < VERSION) {
+        throw new LeaseRepositoryFailure(
+            null,
+            file + " has lease schema version " + version + ", which no release ever wrote;"
+                + " the file is damaged",
+            null);
+      }
+      return Found.LEASE_DATABASE;
+    }
+  }
+
+  /** Creates the tables inside the caller's write transaction. */
+  void create(Session session) throws SQLException {
+    try (Statement statement = session.connection().createStatement()) {
+      for (String sql : CREATE) {
+        statement.execute(sql);
+      }
+    }
+  }
+
+  private int schemaVersion(Statement statement) throws SQLException {
+    int tables =
+        count(
+            statement,
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+                + " AND name IN ('lease', 'lease_meta')");
+    if (tables != 2) {
+      throw new LeaseRepositoryFailure(
+          null,
+          file + " is marked as a lease database but lacks its tables; the file is damaged",
+          null);
+    }
+    try (ResultSet row =
+        statement.executeQuery("SELECT value FROM lease_meta WHERE name = 'schema_version'")) {
+      if (!row.next()) {
+        throw new LeaseRepositoryFailure(
+            null, file + " is a lease database without a schema version; the file is damaged", null);
+      }
+      return row.getInt(1);
+    }
+  }
+
+  private static int intPragma(Statement statement, String pragma) throws SQLException {
+    return count(statement, "PRAGMA " + pragma);
+  }
+
+  private static int count(Statement statement, String sql) throws SQLException {
+    try (ResultSet row = statement.executeQuery(sql)) {
+      return row.next() ? row.getInt(1) : 0;
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package dev.rivus.agentkit.lease.sqlite;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link SqliteLeaseRepository} waits and syncs. Immutable and thread-safe; validated once, by
+ * {@link Builder#build()}.
+ *
+ * <pre>{@code
+ * SqliteOptions options = SqliteOptions.builder().busyWait(Duration.ofSeconds(2)).build();
+ * LeaseRepository repository = SqliteLeaseRepository.open(Path.of("leases.db"), options);
+ * }</pre>
+ */
+public final class SqliteOptions {
+
+  private static final Duration DEFAULT_BUSY_WAIT = Duration.ofSeconds(5);
+  private static final int DEFAULT_MAX_CONNECTIONS = 4;
+  private static final int MAX_CONNECTIONS_LIMIT = 64;
+
+  private final Duration busyWait;
+  private final int maxConnections;
+  private final boolean syncEveryWrite;
+  private final InstantSource clock;
+
+  private SqliteOptions(Builder builder) {
+    this.busyWait = builder.busyWait;
+    this.maxConnections = builder.maxConnections;
+    this.syncEveryWrite = builder.syncEveryWrite;
+    this.clock = builder.clock;
+  }
+
+  /**
+   * Returns the defaults: a 5 s busy wait, at most 4 connections, generation-raising writes synced
+   * ({@code synchronous=FULL}) and writes that keep the generation not ({@code synchronous=NORMAL}),
+   * and the system clock for pruning.
+   *
+   * @return the default options
+   */
+  public static SqliteOptions defaults() {
+    return builder().build();
+  }
+
+  /**
+   * Starts a builder holding the defaults.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the longest one repository call waits for a database that another connection holds locked
+   * (or for a free connection of this repository) before it fails with {@link
+   * dev.rivus.agentkit.lease.LeaseRepositoryFailure}.
+   *
+   * @return the busy wait budget per call
+   */
+  public Duration busyWait() {
+    return busyWait;
+  }
+
+  /**
+   * Returns how many SQLite connections the repository keeps open at most.
+   *
+   * @return the connection limit
+   */
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  /**
+   * Tells whether every write is synced ({@code synchronous=FULL}), renewals and releases included.
+   *
+   * @return {@code true} if every write is synced; {@code false} (the default) if only writes that
+   *     create a record or raise a generation are
+   */
+  public boolean syncEveryWrite() {
+    return syncEveryWrite;
+  }
+
+  /**
+   * Returns the wall clock that {@link SqliteLeaseRepository#prune(Duration)} measures the age of
+   * tombstones with.
+   *
+   * @return the clock
+   */
+  public InstantSource clock() {
+    return clock;
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteOptions[busyWait="
+        + busyWait
+        + ", maxConnections="
+        + maxConnections
+        + ", syncEveryWrite="
+        + syncEveryWrite
+        + "]";
+  }
+
+  /** Builds {@link SqliteOptions}. Not thread-safe; use it from one thread. */
+  public static final class Builder {
+
+    private Duration busyWait = DEFAULT_BUSY_WAIT;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private boolean syncEveryWrite;
+    private InstantSource clock = InstantSource.system();
+
+    private Builder() {}
+
+    /**
+     * Sets the busy wait budget of one call: how long it retries a database that another connection
+     * holds locked, with a jittered exponential backoff, before it fails.
+     *
+     * @param busyWait zero (one try) or positive
+     * @return this builder
+     * @throws IllegalArgumentException if {@code busyWait} is null or negative
+     */
+    public Builder busyWait(@Nullable Duration busyWait) {
+      if (busyWait == null || busyWait.isNegative()) {
+        throw new IllegalArgumentException(
+            "busyWait must be zero or positive, was " + busyWait);
+      }
+      this.busyWait = busyWait;
+      return this;
+    }
+
+    /**
+     * Sets how many SQLite connections the repository keeps open at most. Writes are serialized
+     * anyway; more connections only let more loads run at once.
+     *
+     * @param maxConnections from 1 to 64
+     * @return this builder
+     * @throws IllegalArgumentException if {@code maxConnections} is outside 1 to 64
+     */
+    public Builder maxConnections(int maxConnections) {
+      if (maxConnections < 1 || maxConnections > MAX_CONNECTIONS_LIMIT) {
+        throw new IllegalArgumentException(
+            "maxConnections must be from 1 to "
+                + MAX_CONNECTIONS_LIMIT
+                + ", was "
+                + maxConnections);
+      }
+      this.maxConnections = maxConnections;
+      return this;
+    }
+
+    /**
+     * Chooses whether renewals and releases are synced too. The default ({@code false}) syncs only
+     * writes that create a record or raise a generation; a renewal or release lost to a power cut only
+     * makes the record look older, and can never lower a generation (see the class description of
+     * {@link SqliteLeaseRepository}).
+     *
+     * @param syncEveryWrite {@code true} to sync every write
+     * @return this builder
+     */
+    public Builder syncEveryWrite(boolean syncEveryWrite) {
+      this.syncEveryWrite = syncEveryWrite;
+      return this;
+    }
+
+    /**
+     * Sets the wall clock that pruning measures the age of tombstones with; a fixed one in tests.
+     *
+     * @param clock the clock
+     * @return this builder
+     * @throws IllegalArgumentException if {@code clock} is null
+     */
+    public Builder clock(@Nullable InstantSource clock) {
+      if (clock == null) {
+        throw new IllegalArgumentException("clock must not be null");
+      }
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Builds the options.
+     *
+     * @return the immutable options
+     */
+    public SqliteOptions build() {
+      return new SqliteOptions(this);
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Leases for Java on SQLite: the embedded default repository for processes on one machine.
+ *
+ * <p>Exports only {@code dev.rivus.agentkit.lease.sqlite}; its implementation classes are
+ * package-private.
+ */
+module dev.rivus.agentkit.lease.sqlite {
+  requires transitive dev.rivus.agentkit.lease;
+  requires static transitive org.jspecify;
+  requires java.sql;
+  requires org.xerial.sqlitejdbc;
+
+  exports dev.rivus.agentkit.lease.sqlite;
+}

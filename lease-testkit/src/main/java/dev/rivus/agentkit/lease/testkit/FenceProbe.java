@@ -1,0 +1,216 @@
+package dev.rivus.agentkit.lease.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rivus.agentkit.lease.LeaseRepository;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * Scenarios on a repository's per-key fence, with threads coordinated by latches. Where a scenario
+ * must show that a thread is still blocked, it waits a short {@link #STILL_BLOCKED} window for a latch
+ * that must not open: a bounded check of absence, never a pause to let something happen.
+ */
+@SuppressWarnings("try") // a fence is held for the extent of its try block, never referenced in it
+final class FenceProbe {
+
+  private static final Duration STILL_BLOCKED = Duration.ofMillis(300);
+  private static final Duration PATIENCE = LeaseRepositoryContract.PATIENCE;
+
+  private final LeaseRepository repository;
+  private final Workers workers;
+
+  FenceProbe(LeaseRepository repository, Workers workers) {
+    this.repository = repository;
+    this.workers = workers;
+  }
+
+  /** Runs {@code check} on a worker, within a time limit, while another worker holds the fence. */
+  void whileHeldElsewhere(String key, ThrowingRunnable check) throws Exception {
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<Void> holder =
+        workers.submit(
+            () -> {
+              try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+                held.countDown();
+                release.await();
+              }
+              return null;
+            });
+    try {
+      assertThat(held.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS))
+          .as("a worker took the fence of '%s'", key)
+          .isTrue();
+      Future<Void> checking =
+          workers.submit(
+              () -> {
+                check.run();
+                return null;
+              });
+      Workers.await(checking, PATIENCE, "the check while another thread holds the fence");
+    } finally {
+      release.countDown();
+    }
+    Workers.await(holder, PATIENCE, "the fence holder");
+  }
+
+  void waiterProceedsOnlyAfterRelease(String key) throws Exception {
+    LeaseRepository.Fence first = repository.lockFence(key);
+    CountDownLatch waiting = new CountDownLatch(1);
+    CountDownLatch got = new CountDownLatch(1);
+    Future<Void> second;
+    try {
+      second =
+          workers.submit(
+              () -> {
+                waiting.countDown();
+                try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+                  got.countDown();
+                }
+                return null;
+              });
+      assertThat(waiting.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+      assertThat(got.await(STILL_BLOCKED.toNanos(), TimeUnit.NANOSECONDS))
+          .as("a second thread got the fence of '%s' while the first held it", key)
+          .isFalse();
+    } finally {
+      first.close();
+    }
+    assertThat(got.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS))
+        .as("the second thread got the fence once the first released it")
+        .isTrue();
+    Workers.await(second, PATIENCE, "the second fence holder");
+  }
+
+  /** Returns the most threads ever seen inside the fence at once. */
+  int maxConcurrentHolders(String key, int threads, int rounds) throws Exception {
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    AtomicInteger entries = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<Void>> hammers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      hammers.add(
+          workers.submit(
+              () -> {
+                start.await();
+                for (int round = 0; round < rounds; round++) {
+                  try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+                    most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    entries.incrementAndGet();
+                    // Give another thread the chance to break in while this one is inside.
+                    Thread.yield();
+                    inside.decrementAndGet();
+                  }
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (Future<Void> hammer : hammers) {
+      Workers.await(hammer, PATIENCE.multipliedBy(3), "a thread taking the fence repeatedly");
+    }
+    assertThat(entries.get()).as("fenced sections entered").isEqualTo(threads * rounds);
+    return most.get();
+  }
+
+  void othersAreFree(String key, List<String> others) throws Exception {
+    try (LeaseRepository.Fence held = repository.lockFence(key)) {
+      for (String other : others) {
+        Future<Void> taking =
+            workers.submit(
+                () -> {
+                  repository.lockFence(other).close();
+                  return null;
+                });
+        Workers.await(
+            taking, PATIENCE, "taking the fence of '" + other + "' while '" + key + "' is held");
+      }
+    }
+  }
+
+  void interruptedWaiterGivesUp(String key) throws Exception {
+    AtomicReference<Thread> waiterThread = new AtomicReference<>();
+    CompletableFuture<String> outcome = new CompletableFuture<>();
+    try (LeaseRepository.Fence held = repository.lockFence(key)) {
+      workers.submit(
+          () -> {
+            waiterThread.set(Thread.currentThread());
+            try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+              outcome.complete("got the fence although it was held");
+            } catch (InterruptedException expected) {
+              outcome.complete("interrupted");
+            } catch (Exception | Error other) {
+              outcome.complete("failed with " + other);
+            }
+            return null;
+          });
+      await("the waiter to start").atMost(PATIENCE).until(() -> waiterThread.get() != null);
+      Thread waiter = waiterThread.get();
+      awaitParked(waiter);
+      waiter.interrupt();
+
+      assertThat(outcome.get(PATIENCE.toNanos(), TimeUnit.NANOSECONDS))
+          .as("outcome of a fence wait interrupted while the fence is held")
+          .isEqualTo("interrupted");
+    }
+    // The interrupted wait must leave nothing behind: the released fence can be taken again.
+    Future<Void> again =
+        workers.submit(
+            () -> {
+              repository.lockFence(key).close();
+              return null;
+            });
+    Workers.await(again, PATIENCE, "taking the fence after an interrupted wait");
+  }
+
+  void releaseFromAnotherThreadTwice(String key) throws Exception {
+    LeaseRepository.Fence taken = repository.lockFence(key);
+    Workers.await(
+        workers.submit(
+            () -> {
+              taken.close();
+              taken.close();
+              return null;
+            }),
+        PATIENCE,
+        "releasing the fence from another thread");
+    // Released once: one thread may take it again, and a second must still wait for that one.
+    waiterProceedsOnlyAfterRelease(key);
+  }
+
+  /**
+   * Waits until {@code thread} blocks. A wait inside native code (a file lock) shows as RUNNABLE; if
+   * the thread never parks, the scenario goes on and interrupts it wherever it is, which must end the
+   * wait just as well.
+   */
+  private static void awaitParked(Thread thread) {
+    try {
+      await("the waiter to block on the fence")
+          .atMost(Duration.ofSeconds(2))
+          .until(
+              () ->
+                  thread.getState() == Thread.State.WAITING
+                      || thread.getState() == Thread.State.TIMED_WAITING
+                      || thread.getState() == Thread.State.BLOCKED);
+    } catch (ConditionTimeoutException waitsInNativeCode) {
+      // interrupt anyway
+    }
+  }
+
+  /** A check that may throw. */
+  @FunctionalInterface
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+}

@@ -1,0 +1,405 @@
+package dev.rivus.agentkit.lease.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rivus.agentkit.lease.HolderIdentity;
+import dev.rivus.agentkit.lease.LeaseKeys;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.RevisionConflict;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The contract every {@link LeaseRepository} adapter passes, within one process: records and
+ * revisions, keys, concurrent compare-and-set writers, the per-key fence, and generations that never
+ * go back under a {@code LeaseManager}. Cross-process behaviour is {@link CrossProcessLeaseContract}.
+ *
+ * <p>An adapter's test extends this class and implements {@link #createRepository()}, returning a
+ * repository on fresh, empty storage for each test (for example in a {@code @TempDir}); it overrides
+ * {@link #closeRepository(LeaseRepository)} if closing needs more than {@link
+ * LeaseRepository#close()}. Each test asserts what the specification promises and fails otherwise.
+ *
+ * <p>Not thread-safe: JUnit runs one test of an instance at a time.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+public abstract class LeaseRepositoryContract {
+
+  /** How long something that must happen may take; generous for a loaded build machine. */
+  static final Duration PATIENCE = Duration.ofSeconds(20);
+
+  /** Seeds of the random lease walks; fixed, so that a failure can be replayed. */
+  static final List<Long> WALK_SEEDS = List.of(3L, 4L, 7L, 12L);
+
+  static final int WALK_STEPS = 200;
+
+  private @Nullable LeaseRepository repository;
+  private @Nullable Workers workers;
+
+  /** For subclasses. */
+  protected LeaseRepositoryContract() {}
+
+  /**
+   * Creates a repository on fresh, empty storage. Called before each test.
+   *
+   * @return the repository under test
+   * @throws Exception if it cannot be created
+   */
+  protected abstract LeaseRepository createRepository() throws Exception;
+
+  /**
+   * Closes a repository created by {@link #createRepository()}. Called after each test.
+   *
+   * @param repository the repository to close
+   * @throws Exception if closing fails
+   */
+  protected void closeRepository(LeaseRepository repository) throws Exception {
+    repository.close();
+  }
+
+  /**
+   * Returns the repository of the running test, for tests an adapter adds.
+   *
+   * @return the repository created before this test
+   */
+  protected final LeaseRepository repository() {
+    if (repository == null) {
+      throw new IllegalStateException("no repository: createRepository() has not run");
+    }
+    return repository;
+  }
+
+  /**
+   * Creates the repository under test.
+   *
+   * @throws Exception if {@link #createRepository()} fails
+   */
+  @BeforeEach
+  public final void openRepositoryUnderTest() throws Exception {
+    workers = new Workers();
+    repository = createRepository();
+  }
+
+  /**
+   * Stops the test's threads and closes the repository under test.
+   *
+   * @throws Exception if {@link #closeRepository(LeaseRepository)} fails
+   */
+  @AfterEach
+  public final void closeRepositoryUnderTest() throws Exception {
+    if (workers != null) {
+      workers.close();
+      workers = null;
+    }
+    if (repository != null) {
+      LeaseRepository closing = repository;
+      repository = null;
+      closeRepository(closing);
+    }
+  }
+
+  private Workers workers() {
+    if (workers == null) {
+      throw new IllegalStateException("no workers: the test has not started");
+    }
+    return workers;
+  }
+
+  // ---- records and revisions ----
+
+  /** A key never saved loads as empty. */
+  @Test
+  public void loadOfMissingKeyIsEmpty() {
+    assertThat(repository().load("never-saved")).isEmpty();
+  }
+
+  /** A first save (expected revision 0) stores the snapshot; loading returns it, equal in every field. */
+  @Test
+  public void firstSaveThenLoadReturnsEqualSnapshotInEveryField() {
+    LeaseSnapshot first = Samples.first("task:42", "handle-1");
+    LeaseSnapshot unknowns =
+        new LeaseSnapshot(
+            "unknown-facts",
+            3,
+            7,
+            LeaseState.HELD,
+            new HolderIdentity(Samples.unknownProcess(77), "h"),
+            Samples.TIME);
+    LeaseSnapshot tombstone = Samples.tombstoneWithLargeNumbers("big-numbers");
+
+    for (LeaseSnapshot snapshot : List.of(first, unknowns, tombstone)) {
+      repository().save(snapshot.key(), snapshot, 0);
+    }
+
+    for (LeaseSnapshot snapshot : List.of(first, unknowns, tombstone)) {
+      assertThat(repository().load(snapshot.key()))
+          .as("loaded %s", snapshot.key())
+          .hasValue(snapshot);
+    }
+  }
+
+  /** Each save over the revision it expects replaces the record: renewal, release, new holder. */
+  @Test
+  public void saveOverExpectedRevisionReplacesTheRecord() {
+    LeaseSnapshot first = Samples.first("task:42", "handle-1");
+    LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(15));
+    LeaseSnapshot released = renewed.released(Samples.TIME.plusSeconds(20));
+    LeaseSnapshot next = released.acquiredBy(Samples.holder("handle-2"), Samples.TIME.plusSeconds(21));
+
+    repository().save("task:42", first, 0);
+    repository().save("task:42", renewed, first.revision());
+    repository().save("task:42", released, renewed.revision());
+    assertThat(repository().load("task:42")).hasValue(released);
+    repository().save("task:42", next, released.revision());
+
+    assertThat(repository().load("task:42")).hasValue(next);
+    assertThat(next.generation()).isEqualTo(2);
+  }
+
+  /** A save that expects a revision older than the stored one fails and leaves the record alone. */
+  @Test
+  public void saveWithStaleRevisionConflictsAndWritesNothing() {
+    LeaseSnapshot first = Samples.first("task:42", "handle-1");
+    LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(15));
+    repository().save("task:42", first, 0);
+    repository().save("task:42", renewed, 1);
+    LeaseSnapshot stale = first.acquiredBy(Samples.holder("intruder"), Samples.TIME.plusSeconds(30));
+
+    RevisionConflict conflict =
+        catchThrowableOfType(
+            RevisionConflict.class, () -> repository().save("task:42", stale, first.revision()));
+
+    assertThat(conflict).as("RevisionConflict for a save over revision 1 when 2 is stored").isNotNull();
+    assertThat(conflict.key()).isEqualTo("task:42");
+    assertThat(conflict.expectedRevision()).isEqualTo(1);
+    conflict.actualRevision().ifPresent(actual -> assertThat(actual).isEqualTo(2));
+    assertThat(repository().load("task:42")).hasValue(renewed);
+  }
+
+  /** Two writers that both saw "no record" cannot both create it: expected 0 over a record fails. */
+  @Test
+  public void saveExpectingNoRecordOverAnExistingOneConflicts() {
+    LeaseSnapshot winner = Samples.first("task:42", "winner");
+    repository().save("task:42", winner, 0);
+
+    assertThatThrownBy(() -> repository().save("task:42", Samples.first("task:42", "loser"), 0))
+        .isInstanceOf(RevisionConflict.class);
+    assertThat(repository().load("task:42")).hasValue(winner);
+  }
+
+  /** A save that expects a revision of a key never stored fails and creates nothing. */
+  @Test
+  public void saveOverMissingKeyWithNonZeroRevisionConflictsAndWritesNothing() {
+    LeaseSnapshot renewed = Samples.first("task:42", "handle-1").renewed(Samples.TIME);
+
+    RevisionConflict conflict =
+        catchThrowableOfType(RevisionConflict.class, () -> repository().save("task:42", renewed, 1));
+
+    assertThat(conflict).as("RevisionConflict for a save over revision 1 of a missing key").isNotNull();
+    assertThat(conflict.expectedRevision()).isEqualTo(1);
+    conflict.actualRevision().ifPresent(actual -> assertThat(actual).isZero());
+    assertThat(repository().load("task:42")).isEmpty();
+  }
+
+  // ---- keys ----
+
+  /**
+   * Keys of any content (path syntax, "..", case and Unicode variants, whitespace, 1024 characters)
+   * each keep their own record: none collides with another or fails to round-trip.
+   */
+  @Test
+  public void keysOfAnyContentRoundTripAndDoNotCollide() {
+    List<String> keys = Samples.awkwardKeys();
+    List<LeaseSnapshot> saved = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      LeaseSnapshot snapshot = Samples.first(keys.get(i), "handle-" + i);
+      repository().save(keys.get(i), snapshot, 0);
+      saved.add(snapshot);
+    }
+
+    for (LeaseSnapshot snapshot : saved) {
+      assertThat(repository().load(snapshot.key()))
+          .as("record of key %s", Samples.describe(snapshot.key()))
+          .hasValue(snapshot);
+    }
+    assertThat(repository().load("a")).as("record of a key never saved").isEmpty();
+  }
+
+  /** Null, empty and over-long keys are refused with IllegalArgumentException by every operation. */
+  @Test
+  public void invalidKeysAreRejectedWithIllegalArgumentException() {
+    List<@Nullable String> invalid = new ArrayList<>();
+    invalid.add(null);
+    invalid.add("");
+    invalid.add("k".repeat(LeaseKeys.MAX_LENGTH + 1));
+    LeaseSnapshot valid = Samples.first("valid", "handle-1");
+
+    for (@Nullable String key : invalid) {
+      String shown = key == null ? "null" : Samples.describe(key);
+      assertThatThrownBy(() -> repository().load(key))
+          .as("load(%s)", shown)
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> repository().save(key, valid, 0))
+          .as("save(%s, ...)", shown)
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> repository().lockFence(key).close())
+          .as("lockFence(%s)", shown)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(repository().load("valid")).isEmpty();
+  }
+
+  /** A save whose key differs from its snapshot's key is refused, and writes nothing. */
+  @Test
+  public void saveUnderAnotherKeyThanTheSnapshotsIsRejected() {
+    assertThatThrownBy(() -> repository().save("a", Samples.first("b", "handle-1"), 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(repository().load("a")).isEmpty();
+    assertThat(repository().load("b")).isEmpty();
+  }
+
+  // ---- concurrent writers ----
+
+  /**
+   * Eight threads race compare-and-set writes on one key for a while: every revision has exactly one
+   * winner, and no update is lost (final revision = 1 + successful saves; final generation = 1 +
+   * successful generation raises).
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void concurrentSaversNeverLoseAnUpdateAndEachRevisionHasOneWinner() throws Exception {
+    ConcurrentSavers.Outcome outcome =
+        new ConcurrentSavers(repository(), "contended", 8, Duration.ofSeconds(1)).run(workers());
+
+    LeaseSnapshot last = repository().load("contended").orElseThrow();
+    List<Long> won = outcome.revisionsWon();
+    assertThat(won).as("revisions won by all savers").doesNotHaveDuplicates().isNotEmpty();
+    assertThat(last.revision()).as("final revision").isEqualTo(1 + won.size());
+    assertThat(won).as("revisions won").containsExactlyInAnyOrderElementsOf(range(2, last.revision()));
+    assertThat(last.generation())
+        .as("final generation")
+        .isEqualTo(1 + outcome.generationRaisesWon());
+  }
+
+  private static List<Long> range(long fromInclusive, long toInclusive) {
+    List<Long> values = new ArrayList<>();
+    for (long v = fromInclusive; v <= toInclusive; v++) {
+      values.add(v);
+    }
+    return values;
+  }
+
+  // ---- the fence ----
+
+  /**
+   * While one thread holds a key's fence, another waits for it, and gets it once it is released.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void secondThreadGetsTheFenceOnlyAfterTheFirstReleasesIt() throws Exception {
+    new FenceProbe(repository(), workers()).waiterProceedsOnlyAfterRelease("fenced");
+  }
+
+  /**
+   * Threads hammering one key's fence are never inside it two at a time.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void fenceNeverHasTwoHoldersAtOnce() throws Exception {
+    int maxConcurrent = new FenceProbe(repository(), workers()).maxConcurrentHolders("fenced", 4, 50);
+
+    assertThat(maxConcurrent).as("most threads inside the fence at once").isEqualTo(1);
+  }
+
+  /**
+   * Holding one key's fence does not block the fences of other keys.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void fencesOfDifferentKeysDoNotBlockEachOther() throws Exception {
+    new FenceProbe(repository(), workers())
+        .othersAreFree("fenced", List.of("other", "fenced/2", "FENCED", "fenced ", "ÿ"));
+  }
+
+  /**
+   * A thread waiting for a fence stops waiting with InterruptedException when interrupted.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void fenceWaitEndsWithInterruptedExceptionWhenInterrupted() throws Exception {
+    new FenceProbe(repository(), workers()).interruptedWaiterGivesUp("fenced");
+  }
+
+  /**
+   * The fence is distinct from the write lock: saves and loads go on while another thread holds it.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void saveSucceedsWhileAnotherThreadHoldsTheKeysFence() throws Exception {
+    LeaseSnapshot first = Samples.first("fenced", "handle-1");
+    repository().save("fenced", first, 0);
+
+    new FenceProbe(repository(), workers())
+        .whileHeldElsewhere(
+            "fenced",
+            () -> {
+              LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(1));
+              repository().save("fenced", renewed, first.revision());
+              assertThat(repository().load("fenced")).hasValue(renewed);
+            });
+  }
+
+  /**
+   * A fence may be released from another thread than the one that took it, and only once counts.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void fenceReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce() throws Exception {
+    new FenceProbe(repository(), workers()).releaseFromAnotherThreadTwice("fenced");
+  }
+
+  // ---- generations under a lease manager ----
+
+  /**
+   * Random sequences of acquire (fast and blocking), renew, release, fenced work, frozen and crashed
+   * processes, on fake time through real lease managers: the stored generation never goes back, each
+   * acquisition raises it by exactly one, and only the newest holder's fenced work runs.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void generationsNeverGoBackUnderRandomLeaseOperations() throws Exception {
+    for (long seed : WALK_SEEDS) {
+      new GenerationWalk(repository(), seed).run(WALK_STEPS);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The lease test kit: the contract suites every repository adapter runs.
+ *
+ * <p>{@code LeaseRepositoryContract} checks a repository in one process; {@code
+ * CrossProcessLeaseContract} checks takeover and fencing between real child JVMs, which run {@code
+ * LeaseHolderMain} with the adapter's {@code RepositoryFactory}. Adapter modules extend the suites in
+ * their own tests.
+ */
+module dev.rivus.agentkit.lease.testkit {
+  requires transitive dev.rivus.agentkit.lease;
+  requires transitive org.junit.jupiter.api;
+  requires static org.jspecify;
+  requires org.assertj.core;
+  requires awaitility;
+
+  exports dev.rivus.agentkit.lease.testkit;
+}
