@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -32,12 +33,13 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
   public int handleParseException(ParameterException ex, String[] args) {
     CommandLine command = ex.getCommandLine();
     String name = command.getCommandSpec().qualifiedName();
-    return report(
-        command.getErr(),
-        name,
-        ExitCodes.USAGE,
-        oneLine(ex.getMessage()) + " (see '" + name + " --help')",
-        ex);
+    String message = oneLine(ex.getMessage());
+    if (command.getCommand() instanceof RunCommand
+        && !List.of(args).contains(CommandDelimiter.DELIMITER)) {
+      // "lease run k ls -l" fails on "-l": the missing "--" is the real mistake.
+      message = message + "; " + CommandDelimiter.HINT;
+    }
+    return report(command.getErr(), name, ExitCodes.USAGE, message + " (see '" + name + " --help')", ex);
   }
 
   @Override
@@ -85,16 +87,10 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
   }
 
   private static String describe(LeaseException ex) {
+    // A repository's message names what failed and where; its cause adds only a stack trace.
     String message = oneLine(ex.getMessage());
-    if (ex instanceof LeaseRepositoryFailure || ex instanceof RevisionConflict) {
-      Throwable cause = ex.getCause();
-      String detail = cause == null ? null : cause.getMessage();
-      if (detail != null && !message.contains(detail)) {
-        message = message + " (" + oneLine(detail) + ")";
-      }
-      return "repository failure: " + message;
-    }
-    return message;
+    boolean repository = ex instanceof LeaseRepositoryFailure || ex instanceof RevisionConflict;
+    return repository ? "repository failure: " + message : message;
   }
 
   static String oneLine(@Nullable String message) {

@@ -13,15 +13,16 @@ final class CommandDelimiter {
 
   static final String DELIMITER = "--";
 
+  static final String HINT =
+      "put -- between KEY and the command: lease run [OPTIONS] KEY -- COMMAND [ARGS...]";
+
   private CommandDelimiter() {}
 
   static void require(CommandSpec spec, List<String> command) {
     List<String> args = spec.commandLine().getParseResult().originalArgs();
     int delimiter = args.indexOf(DELIMITER);
     if (delimiter < 0 || !args.subList(delimiter + 1, args.size()).equals(command)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "put -- between KEY and the command: lease run [OPTIONS] KEY -- COMMAND [ARGS...]");
+      throw new ParameterException(spec.commandLine(), HINT);
     }
   }
 }

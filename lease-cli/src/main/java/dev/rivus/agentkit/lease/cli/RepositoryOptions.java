@@ -3,7 +3,11 @@ package dev.rivus.agentkit.lease.cli;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
@@ -65,14 +69,23 @@ final class RepositoryOptions {
       Files.createDirectories(parent);
     } catch (IOException | SecurityException e) {
       throw new LeaseRepositoryFailure(
-          null,
-          "cannot create the directory of the lease database "
-              + file
-              + ": "
-              + e.getClass().getSimpleName()
-              + " "
-              + e.getMessage(),
-          e);
+          null, "cannot create the directory of the lease database " + file + ": " + reason(e), e);
     }
+  }
+
+  private static String reason(Exception e) {
+    if (e instanceof FileAlreadyExistsException) {
+      return ((FileAlreadyExistsException) e).getFile() + " exists and is not a directory";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied on " + ((AccessDeniedException) e).getFile();
+    }
+    if (e instanceof NoSuchFileException) {
+      return "no such file or directory: " + ((NoSuchFileException) e).getFile();
+    }
+    if (e instanceof FileSystemException) {
+      return e.getMessage(); // "file: reason"
+    }
+    return e.toString();
   }
 }

@@ -5,8 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lease run} as a real process: one runner per key, takeover of dead and stopped holders. */
@@ -14,16 +18,27 @@ class LeaseRunProcessTest {
 
   @TempDir Path leases;
 
+  /** The repository option of each test: the SQLite default unless a test says otherwise. */
+  private List<String> repository;
+
+  @BeforeEach
+  void useTheDefaultKindOfRepository() {
+    repository = List.of("--db", leases.resolve("state/leases.db").toString());
+  }
+
   private String[] run(String key, String... commandAndOptions) {
-    List<String> args = new java.util.ArrayList<>(List.of("run", "--dir", leases.toString()));
+    List<String> args = new ArrayList<>(List.of("run"));
+    args.addAll(repository);
     args.addAll(List.of(commandAndOptions));
     int delimiter = args.indexOf("--");
     args.add(delimiter, key);
     return args.toArray(String[]::new);
   }
 
-  @Test
-  void exactlyOneOfTwoConcurrentRunsRunsItsCommandAndTheOtherExitsWithTheHeldCode() {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"--db", "--dir"})
+  void exactlyOneOfTwoConcurrentRunsRunsItsCommandAndTheOtherExitsWithTheHeldCode(String kind) {
+    repository = List.of(kind, leases.resolve("store").toString());
     String[] args =
         run(
             "nightly",
