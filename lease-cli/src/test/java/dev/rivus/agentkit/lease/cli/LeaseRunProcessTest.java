@@ -3,6 +3,8 @@ package dev.rivus.agentkit.lease.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lease run} as a real process: one runner per key, takeover of dead and stopped holders. */
 class LeaseRunProcessTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path leases;
 
@@ -67,12 +71,53 @@ class LeaseRunProcessTest {
     }
   }
 
+  private String[] inspect(String command, String key) {
+    List<String> args = new ArrayList<>(List.of(command));
+    args.addAll(repository);
+    args.addAll(List.of(key, "--json"));
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void sigtermToLeaseStopsItsCommandReleasesTheLeaseAndExitsWithTheSignalCode() throws Exception {
+    try (LeaseTool holder =
+        LeaseTool.start(
+            run(
+                "service",
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo child got TERM; exit 143' TERM; echo child=$$;"
+                    + " while :; do sleep 0.1; done"))) {
+      long child = Long.parseLong(holder.awaitStdout("child=(\\d+)"));
+
+      holder.signal("TERM");
+
+      assertThat(holder.awaitExit()).as("%s", holder).isEqualTo(128 + 15);
+      assertThat(holder.stdout()).contains("child got TERM");
+      assertThat(LeaseTool.isRunning(child)).isFalse();
+    }
+    JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "service")).stdout());
+    assertThat(status.get("state").asText()).isEqualTo("released");
+    assertThat(status.get("generation").asLong()).isEqualTo(1);
+  }
+
+  @Test
+  void aCommandThatIsNotFoundExits127AndTheLeaseIsReleased() throws Exception {
+    LeaseTool lease = LeaseTool.run(run("missing", "--", "no-such-command-for-lease-tests"));
+
+    assertThat(lease.awaitExit()).as("%s", lease).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(lease.stderr()).contains("no-such-command-for-lease-tests");
+    JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "missing")).stdout());
+    assertThat(status.get("state").asText()).isEqualTo("released");
+  }
+
   private static boolean started(LeaseTool tool) {
     return tool.stdoutLines().stream().anyMatch(line -> line.startsWith("started"));
   }
 
   @Test
-  void killingLeaseWithSigkillTakesItsCommandAlongAndANewRunTakesOverAtOnce() {
+  void killingLeaseWithSigkillTakesItsCommandAlongAndANewRunTakesOverAtOnce() throws Exception {
     long child;
     try (LeaseTool holder =
         LeaseTool.start(
@@ -84,6 +129,11 @@ class LeaseRunProcessTest {
 
       assertThat(holder.awaitExit()).isEqualTo(128 + 9);
       LeaseTool.awaitGone(child, Duration.ofSeconds(10));
+
+      JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "deploy")).stdout());
+      assertThat(status.get("state").asText()).isEqualTo("held");
+      assertThat(status.get("holder").get("pid").asLong()).isEqualTo(holder.pid());
+      assertThat(status.get("process").asText()).as("judged from here").isEqualTo("gone");
     }
 
     // Without --wait and with a 60 s TTL: only an immediate takeover of the dead holder succeeds.
