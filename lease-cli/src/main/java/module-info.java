@@ -9,6 +9,7 @@ module dev.rivus.agentkit.lease.cli {
   requires dev.rivus.agentkit.lease;
   requires dev.rivus.agentkit.lease.sqlite;
   requires info.picocli;
+  requires java.logging;
   requires com.fasterxml.jackson.databind;
 
   opens dev.rivus.agentkit.lease.cli to

@@ -5,6 +5,7 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -62,10 +63,15 @@ final class CommandSupervisor {
     if (lost.isDone()) {
       terminator.terminate(child);
       // Lost before or while the command ended: part of its work may have run unfenced.
+      LeaseLost loss = lost.join();
       err.println(
-          "lease: "
-              + lost.join().getMessage()
-              + "; the command was stopped (SIGTERM, SIGKILL after "
+          "lease run: lease '"
+              + loss.key()
+              + "' generation "
+              + loss.generation()
+              + " was lost ("
+              + loss.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + ") while the command ran; the command was stopped (SIGTERM, SIGKILL after "
               + DurationConverter.format(terminator.grace())
               + ")");
       err.flush();

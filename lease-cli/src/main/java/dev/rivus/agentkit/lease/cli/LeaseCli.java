@@ -25,6 +25,7 @@ public final class LeaseCli {
         new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
     PrintWriter err =
         new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    OneLineLogFormat.install();
     int code = execute(CliContext.system(), out, err, args);
     out.flush();
     err.flush();

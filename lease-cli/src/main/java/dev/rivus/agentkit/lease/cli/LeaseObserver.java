@@ -32,12 +32,17 @@ final class LeaseObserver {
   }
 
   Optional<LeaseView> one(String key) throws InterruptedException {
-    Optional<LeaseSnapshot> first = repository.load(key);
+    Optional<LeaseSnapshot> first = load(key);
     if (first.isEmpty() || window.isZero()) {
       return first.map(snapshot -> view(snapshot, Duration.ZERO));
     }
     platform.sleep(window);
-    return repository.load(key).map(now -> view(now, unchangedSince(first.get(), now)));
+    return load(key).map(now -> view(now, unchangedSince(first.get(), now)));
+  }
+
+  /** A floor left by pruning (revision 0) is no record: the key is absent, as in a listing. */
+  private Optional<LeaseSnapshot> load(String key) {
+    return repository.load(key).filter(snapshot -> snapshot.revision() > 0);
   }
 
   List<LeaseView> all() throws InterruptedException {

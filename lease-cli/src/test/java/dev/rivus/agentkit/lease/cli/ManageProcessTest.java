@@ -93,6 +93,8 @@ class ManageProcessTest {
     assertThat(prune.stdout()).isEqualTo("pruned 1 tombstone older than 0s");
 
     assertThat(JSON.readTree(LeaseTool.run(args("list", "--json")).stdout())).isEmpty();
+    assertThat(JSON.readTree(LeaseTool.run(args("status", "old", "--json")).stdout()).get("state").asText())
+        .isEqualTo("absent");
     LeaseTool next = LeaseTool.run(args("run", "old", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
     assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("3");
   }
