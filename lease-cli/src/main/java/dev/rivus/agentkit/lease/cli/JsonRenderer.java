@@ -52,8 +52,7 @@ final class JsonRenderer {
     holder.put("pidNamespace", process.pidNamespace());
     holder.put("processStart", process.processStart());
     holder.put("handle", snapshot.holder().handleId());
-    node.put(
-        "process", view.liveness() == null ? null : view.liveness().name().toLowerCase(Locale.ROOT));
+    node.put("process", view.livenessWord());
     node.put("observedUnchangedMillis", view.observedUnchanged().toMillis());
     node.put("updatedAt", snapshot.updatedAt().toString());
     return node;

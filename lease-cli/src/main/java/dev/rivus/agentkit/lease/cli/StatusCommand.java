@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     optionListHeading = "%nOptions:%n",
     description = {
       "Prints the record of KEY: its state (held or released), generation (the fencing token),"
-          + " revision, the holder's host and pid, whether that process is alive, gone or unknown as"
+          + " revision, the holder's host and pid, whether that process is alive, dead or unknown as"
           + " judged from this machine, how long this command saw the record unchanged, and when the"
           + " writer last wrote it by its own wall clock.",
       "A key that was never acquired (or was pruned) is shown as absent; the exit code is still 0.",

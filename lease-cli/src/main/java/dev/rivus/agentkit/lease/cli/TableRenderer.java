@@ -11,7 +11,7 @@ import java.util.Locale;
  * Renders lease views as a table for people: one line per record, columns padded to fit.
  *
  * <p>Columns: KEY, STATE (held or released), GEN (the generation, the fencing token), REV (the
- * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive, gone or
+ * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive, dead or
  * unknown as judged from here; {@code -} when released), UNCHANGED (how long this command saw the
  * record unchanged) and UPDATED (the writer's wall clock, for people only).
  */
@@ -55,7 +55,7 @@ final class TableRenderer {
         Long.toString(snapshot.revision()),
         printable(snapshot.holder().process().host()),
         Long.toString(snapshot.holder().process().pid()),
-        view.liveness() == null ? "-" : view.liveness().name().toLowerCase(Locale.ROOT),
+        view.livenessWord() == null ? "-" : view.livenessWord(),
         DurationConverter.format(view.observedUnchanged()),
         snapshot.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
   }

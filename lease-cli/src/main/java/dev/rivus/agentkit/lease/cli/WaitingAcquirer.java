@@ -86,7 +86,7 @@ final class WaitingAcquirer {
         held.holder().process().host(),
         held.holder().process().pid(),
         held.generation(),
-        held.holderLiveness().name().toLowerCase(Locale.ROOT),
+        LeaseView.word(held.holderLiveness()),
         held.observedUnchanged().toMillis() / 1000.0,
         DurationConverter.format(held.ttl()));
   }

@@ -70,7 +70,7 @@ class InProcessCommandsTest {
 
     assertThat(list.findValuesAsText("key")).containsExactly("alive", "dead", "done", "elsewhere");
     assertThat(list.get(0).get("process").asText()).isEqualTo("alive");
-    assertThat(list.get(1).get("process").asText()).isEqualTo("gone");
+    assertThat(list.get(1).get("process").asText()).isEqualTo("dead");
     assertThat(list.get(2).get("process").isNull()).isTrue();
     assertThat(list.get(3).get("process").asText()).isEqualTo("unknown");
   }

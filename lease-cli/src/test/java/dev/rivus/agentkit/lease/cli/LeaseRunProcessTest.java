@@ -133,7 +133,7 @@ class LeaseRunProcessTest {
       JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "deploy")).stdout());
       assertThat(status.get("state").asText()).isEqualTo("held");
       assertThat(status.get("holder").get("pid").asLong()).isEqualTo(holder.pid());
-      assertThat(status.get("process").asText()).as("judged from here").isEqualTo("gone");
+      assertThat(status.get("process").asText()).as("judged from here").isEqualTo("dead");
     }
 
     // Without --wait and with a 60 s TTL: only an immediate takeover of the dead holder succeeds.
