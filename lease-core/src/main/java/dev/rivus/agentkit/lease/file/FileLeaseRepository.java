@@ -111,44 +111,46 @@ public final class FileLeaseRepository implements LeaseRepository {
   /**
    * {@inheritDoc}
    *
-   * <p>Lists the record files of the directory and reads each without a lock, like {@link
-   * #load(String)}. Files that {@code load} would never read are skipped: temporary and lock files,
-   * foreign files, and record files copied under another key's name.
+   * <p>Reads every record file of the directory without a lock. A record that sits under another
+   * key's file name (copied or renamed by hand) is reported, not listed.
    *
-   * @throws LeaseRepositoryFailure if the directory cannot be listed, or a record file cannot be read
-   *     or is corrupt; the message names the file
+   * @throws LeaseRepositoryFailure if the directory or a record cannot be read, or a record is
+   *     corrupt; the message names the file
    */
   @Override
   public List<LeaseSnapshot> loadAll() {
     List<LeaseSnapshot> all = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.json")) {
-      for (Path file : files) {
-        if (RecordNames.isRecordName(file.getFileName().toString())) {
-          loadListed(file).ifPresent(all::add);
-        }
+    try (DirectoryStream<Path> records = Files.newDirectoryStream(directory, "*.json")) {
+      for (Path file : records) {
+        readListed(file).ifPresent(all::add);
       }
     } catch (IOException | DirectoryIteratorException e) {
       throw new LeaseRepositoryFailure(
-          null, "cannot list lease directory " + directory + ": " + e.getMessage(), e);
+          null, "cannot list lease records in " + directory + ": " + e.getMessage(), e);
     }
     return all;
   }
 
-  private Optional<LeaseSnapshot> loadListed(Path file) {
+  private Optional<LeaseSnapshot> readListed(Path file) {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
-    } catch (NoSuchFileException goneMeanwhile) {
+    } catch (NoSuchFileException removedMeanwhile) {
       return Optional.empty();
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
           null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
     }
-    String key = codec.storedKey(file, bytes);
-    if (!new RecordNames(directory, key).record().equals(file)) {
-      return Optional.empty();
+    LeaseSnapshot snapshot = codec.decodeListed(file, bytes);
+    Path expected = new RecordNames(directory, snapshot.key()).record();
+    if (!expected.getFileName().equals(file.getFileName())) {
+      throw new LeaseRepositoryFailure(
+          snapshot.key(),
+          "lease record " + file + " belongs to key '" + snapshot.key() + "', whose file is "
+              + expected.getFileName() + "; it was copied or renamed by hand",
+          null);
     }
-    return Optional.of(codec.decode(key, file, bytes));
+    return Optional.of(snapshot);
   }
 
   /**

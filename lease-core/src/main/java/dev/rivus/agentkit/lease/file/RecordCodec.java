@@ -71,26 +71,21 @@ final class RecordCodec {
     }
   }
 
-  /**
-   * Reads only the key a record file names, for listing; {@link #decode} then checks the rest.
-   *
-   * @throws LeaseRepositoryFailure if the file is not a JSON object with a textual {@code key}
-   */
-  String storedKey(Path file, byte[] bytes) {
-    JsonNode root;
+  /** Decodes a record found by listing the directory, whose key is not known beforehand. */
+  LeaseSnapshot decodeListed(Path file, byte[] bytes) {
+    String storedKey;
     try {
-      root = bytes.length == 0 ? null : mapper.readTree(bytes);
+      JsonNode root = bytes.length == 0 ? null : mapper.readTree(bytes);
+      JsonNode key = root == null ? null : root.get("key");
+      storedKey = key != null && key.isTextual() ? key.asText() : null;
     } catch (IOException e) {
-      root = null;
+      storedKey = null;
     }
-    JsonNode key = root == null ? null : root.get("key");
-    if (key == null || !key.isTextual() || key.asText().isEmpty()) {
+    if (storedKey == null || storedKey.isEmpty()) {
       throw new LeaseRepositoryFailure(
-          null,
-          "lease record " + file + " is corrupt: it is not a JSON object with a 'key'; move it away",
-          null);
+          null, "lease record " + file + " is corrupt: it does not name its key", null);
     }
-    return key.asText();
+    return decode(storedKey, file, bytes);
   }
 
   LeaseSnapshot decode(String key, Path file, byte[] bytes) {

@@ -26,9 +26,6 @@ final class RecordNames {
   /** Never a byte of well-formed UTF-8, so it keeps the two hash inputs below apart. */
   private static final byte NOT_UTF8 = (byte) 0xFF;
 
-  private static final java.util.regex.Pattern RECORD_NAME =
-      java.util.regex.Pattern.compile("[A-Za-z0-9_-]{0," + PREFIX_LENGTH + "}-[0-9a-f]{32}\\.json");
-
   private final Path directory;
   private final String base;
 
@@ -51,11 +48,6 @@ final class RecordNames {
 
   Path fenceLock() {
     return directory.resolve(base + ".fence.lock");
-  }
-
-  /** Tells whether a file name has the shape of a record file's name: {@code <prefix>-<hash>.json}. */
-  static boolean isRecordName(String fileName) {
-    return RECORD_NAME.matcher(fileName).matches();
   }
 
   static String baseName(String key) {

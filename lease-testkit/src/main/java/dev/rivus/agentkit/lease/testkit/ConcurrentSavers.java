@@ -25,12 +25,15 @@ final class ConcurrentSavers {
   private final String key;
   private final int threads;
   private final Duration duration;
+  private final Duration patience;
 
-  ConcurrentSavers(LeaseRepository repository, String key, int threads, Duration duration) {
+  ConcurrentSavers(
+      LeaseRepository repository, String key, int threads, Duration duration, Duration patience) {
     this.repository = repository;
     this.key = key;
     this.threads = threads;
     this.duration = duration;
+    this.patience = patience;
   }
 
   /** What the savers won, all together. */
@@ -51,7 +54,7 @@ final class ConcurrentSavers {
     long conflicts = 0;
     for (Future<Outcome> saver : savers) {
       Outcome one =
-          Workers.await(saver, duration.plus(LeaseRepositoryContract.PATIENCE), "a saver thread");
+          Workers.await(saver, duration.plus(patience), "a saver thread");
       won.addAll(one.revisionsWon());
       raises += one.generationRaisesWon();
       conflicts += one.conflicts();

@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -50,6 +51,9 @@ public abstract class CrossProcessLeaseContract {
   /** Short, so that a holder stopped for longer than the TTL can be taken over within seconds. */
   private static final LeaseConfig SHORT =
       LeaseConfig.of(Duration.ofSeconds(2), Duration.ofMillis(500));
+
+  /** How long the parent's first write may go ahead of a stopped holder before it is continued. */
+  private static final Duration FIRST_WRITE_HEAD_START = Duration.ofMillis(500);
 
   /** How long a child JVM may take to start and answer, on a loaded two-core machine. */
   private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -171,14 +175,22 @@ public abstract class CrossProcessLeaseContract {
   @Test
   public void stoppedHolderIsTakenOverAfterTheTtlAndItsLateWritesAreFencedOut() throws Exception {
     Path journal = scratch().resolve("journal");
-    ChildJvm child = startHolder(SHORT, journal, false);
+    // The child spends most of its time inside the fence, between its re-read and its write, and
+    // its work is not interrupted on loss: a stop most likely catches it there, and once continued
+    // it completes a write as a stale holder. Only the fence keeps that write before the parent's.
+    ChildJvm child =
+        startHolder(
+            SHORT, journal, false, "--work=PT0.2S", "--pause=PT0.01S", "--uninterruptible");
     long childGeneration = number(child.awaitLine("ACQUIRED ", PATIENCE), 1);
     child.awaitLine("WROTE ", PATIENCE);
+    child.awaitLine("WORKING ", PATIENCE);
 
     child.suspend();
     Lease lease = manager(SHORT).acquire(key, Duration.ofSeconds(15));
     assertThat(lease.generation()).as("the parent's generation").isEqualTo(childGeneration + 1);
-    // The stopped child may hold the fence mid-write: the parent's first write waits for it.
+    // The stopped child most likely holds the fence mid-work: then the parent's first write waits
+    // for it. Give that write a moment to land first if it can (with a broken fence it would), then
+    // let the child go on.
     CompletableFuture<Void> firstWrite =
         CompletableFuture.runAsync(
             () -> {
@@ -188,6 +200,11 @@ public abstract class CrossProcessLeaseContract {
                 throw new IllegalStateException(e);
               }
             });
+    try {
+      firstWrite.get(FIRST_WRITE_HEAD_START.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException waitsForTheFence) {
+      // expected when the stopped child holds the fence
+    }
     child.resume();
 
     assertThat(child.awaitLine("LOST ", PATIENCE)).matches("LOST (EXPIRED|TAKEN_OVER)");
@@ -247,7 +264,8 @@ public abstract class CrossProcessLeaseContract {
         "ACQUIRED or HELD", l -> l.startsWith("ACQUIRED ") || l.startsWith("HELD "), PATIENCE);
   }
 
-  private ChildJvm startHolder(LeaseConfig config, @Nullable Path journal, boolean awaitGo) {
+  private ChildJvm startHolder(
+      LeaseConfig config, @Nullable Path journal, boolean awaitGo, String... more) {
     List<String> args =
         new ArrayList<>(
             HolderOptions.format(
@@ -258,6 +276,7 @@ public abstract class CrossProcessLeaseContract {
     if (awaitGo) {
       args.add("--await-go");
     }
+    args.addAll(List.of(more));
     ChildJvm child = ChildJvm.start(LeaseHolderMain.class, args);
     resources.add(child);
     return child;

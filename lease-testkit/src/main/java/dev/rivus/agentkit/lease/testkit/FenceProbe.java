@@ -24,14 +24,17 @@ import org.awaitility.core.ConditionTimeoutException;
 final class FenceProbe {
 
   private static final Duration STILL_BLOCKED = Duration.ofMillis(300);
-  private static final Duration PATIENCE = LeaseRepositoryContract.PATIENCE;
 
+  /** How long a thread stays inside the fence in the exclusion stress test. */
+  private static final Duration INSIDE = Duration.ofNanos(200_000);
   private final LeaseRepository repository;
   private final Workers workers;
+  private final Duration patience;
 
-  FenceProbe(LeaseRepository repository, Workers workers) {
+  FenceProbe(LeaseRepository repository, Workers workers, Duration patience) {
     this.repository = repository;
     this.workers = workers;
+    this.patience = patience;
   }
 
   /** Runs {@code check} on a worker, within a time limit, while another worker holds the fence. */
@@ -48,7 +51,7 @@ final class FenceProbe {
               return null;
             });
     try {
-      assertThat(held.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS))
+      assertThat(held.await(patience.toNanos(), TimeUnit.NANOSECONDS))
           .as("a worker took the fence of '%s'", key)
           .isTrue();
       Future<Void> checking =
@@ -57,11 +60,11 @@ final class FenceProbe {
                 check.run();
                 return null;
               });
-      Workers.await(checking, PATIENCE, "the check while another thread holds the fence");
+      Workers.await(checking, patience, "the check while another thread holds the fence");
     } finally {
       release.countDown();
     }
-    Workers.await(holder, PATIENCE, "the fence holder");
+    Workers.await(holder, patience, "the fence holder");
   }
 
   void waiterProceedsOnlyAfterRelease(String key) throws Exception {
@@ -79,17 +82,17 @@ final class FenceProbe {
                 }
                 return null;
               });
-      assertThat(waiting.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+      assertThat(waiting.await(patience.toNanos(), TimeUnit.NANOSECONDS)).isTrue();
       assertThat(got.await(STILL_BLOCKED.toNanos(), TimeUnit.NANOSECONDS))
           .as("a second thread got the fence of '%s' while the first held it", key)
           .isFalse();
     } finally {
       first.close();
     }
-    assertThat(got.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS))
+    assertThat(got.await(patience.toNanos(), TimeUnit.NANOSECONDS))
         .as("the second thread got the fence once the first released it")
         .isTrue();
-    Workers.await(second, PATIENCE, "the second fence holder");
+    Workers.await(second, patience, "the second fence holder");
   }
 
   /** Returns the most threads ever seen inside the fence at once. */
@@ -108,8 +111,7 @@ final class FenceProbe {
                   try (LeaseRepository.Fence fence = repository.lockFence(key)) {
                     most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                     entries.incrementAndGet();
-                    // Give another thread the chance to break in while this one is inside.
-                    Thread.yield();
+                    stayInside(inside);
                     inside.decrementAndGet();
                   }
                 }
@@ -118,10 +120,21 @@ final class FenceProbe {
     }
     start.countDown();
     for (Future<Void> hammer : hammers) {
-      Workers.await(hammer, PATIENCE.multipliedBy(3), "a thread taking the fence repeatedly");
+      Workers.await(hammer, patience.multipliedBy(3), "a thread taking the fence repeatedly");
     }
     assertThat(entries.get()).as("fenced sections entered").isEqualTo(threads * rounds);
     return most.get();
+  }
+
+  /**
+   * Stays in the fenced section for a moment (at most {@link #INSIDE} of spinning), so that a thread
+   * breaking in would be seen; ends early once one is.
+   */
+  private static void stayInside(AtomicInteger inside) {
+    long end = System.nanoTime() + INSIDE.toNanos();
+    while (inside.get() == 1 && System.nanoTime() < end) {
+      Thread.onSpinWait();
+    }
   }
 
   void othersAreFree(String key, List<String> others) throws Exception {
@@ -134,7 +147,7 @@ final class FenceProbe {
                   return null;
                 });
         Workers.await(
-            taking, PATIENCE, "taking the fence of '" + other + "' while '" + key + "' is held");
+            taking, patience, "taking the fence of '" + other + "' while '" + key + "' is held");
       }
     }
   }
@@ -155,12 +168,12 @@ final class FenceProbe {
             }
             return null;
           });
-      await("the waiter to start").atMost(PATIENCE).until(() -> waiterThread.get() != null);
+      await("the waiter to start").atMost(patience).until(() -> waiterThread.get() != null);
       Thread waiter = waiterThread.get();
       awaitParked(waiter);
       waiter.interrupt();
 
-      assertThat(outcome.get(PATIENCE.toNanos(), TimeUnit.NANOSECONDS))
+      assertThat(Workers.await(outcome, patience, "the interrupted fence wait"))
           .as("outcome of a fence wait interrupted while the fence is held")
           .isEqualTo("interrupted");
     }
@@ -171,7 +184,7 @@ final class FenceProbe {
               repository.lockFence(key).close();
               return null;
             });
-    Workers.await(again, PATIENCE, "taking the fence after an interrupted wait");
+    Workers.await(again, patience, "taking the fence after an interrupted wait");
   }
 
   void releaseFromAnotherThreadTwice(String key) throws Exception {
@@ -183,7 +196,7 @@ final class FenceProbe {
               taken.close();
               return null;
             }),
-        PATIENCE,
+        patience,
         "releasing the fence from another thread");
     // Released once: one thread may take it again, and a second must still wait for that one.
     waiterProceedsOnlyAfterRelease(key);

@@ -18,11 +18,24 @@ record HolderOptions(
     Duration heartbeat,
     Duration maxWait,
     Duration pause,
+    Duration work,
     @Nullable Path journal,
+    boolean uninterruptible,
     boolean awaitGo) {
 
   private static final Set<String> NAMES =
-      Set.of("factory", "spec", "key", "ttl", "heartbeat", "wait", "pause", "journal", "await-go");
+      Set.of(
+          "factory",
+          "spec",
+          "key",
+          "ttl",
+          "heartbeat",
+          "wait",
+          "pause",
+          "work",
+          "journal",
+          "uninterruptible",
+          "await-go");
 
   /** Parses {@code --name=value} arguments; throws IllegalArgumentException naming a bad one. */
   static HolderOptions parse(List<String> args) {
@@ -44,7 +57,9 @@ record HolderOptions(
         duration(values, "heartbeat", "PT0.5S"),
         duration(values, "wait", "PT0S"),
         duration(values, "pause", "PT0.02S"),
+        duration(values, "work", "PT0S"),
         journal == null ? null : Path.of(journal),
+        Boolean.parseBoolean(values.getOrDefault("uninterruptible", "false")),
         Boolean.parseBoolean(values.getOrDefault("await-go", "false")));
   }
 

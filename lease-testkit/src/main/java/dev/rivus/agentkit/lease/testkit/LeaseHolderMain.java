@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease.testkit;
 
+import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
@@ -28,12 +29,16 @@ import java.util.concurrent.TimeoutException;
  * (passed to the factory, required), {@code key} (required), {@code ttl} and {@code heartbeat}
  * (ISO-8601 durations, default {@code PT2S} and {@code PT0.5S}), {@code wait} (the {@code maxWait}
  * of the acquisition, default {@code PT0S}: one try), {@code journal} (a file; without it the holder
- * only holds), {@code pause} (between journal writes, default {@code PT0.02S}) and {@code await-go}
- * (wait for a {@code GO} line on standard input before acquiring, so that several children race).
+ * only holds), {@code pause} (between journal writes, default {@code PT0.02S}), {@code work} (time
+ * spent inside the fence before each append, as real work would, default {@code PT0S}), {@code
+ * uninterruptible} (run the work with {@link Lease#runFencedUninterruptibly}, so that only the fence
+ * keeps a late write of a lost holder in order) and {@code await-go} (wait for a {@code GO} line on
+ * standard input before acquiring, so that several children race).
  *
  * <p>Standard output, one line per event: {@code READY <pid>}; then {@code ACQUIRED <generation>},
  * or {@code HELD <generation> <holder pid>} and exit code {@link #EXIT_HELD}; with a journal, {@code
- * WROTE <generation>} after the first fenced append; {@code LOST <reason>} and exit code {@link
+ * WROTE <generation>} after the first fenced append, and {@code WORKING <generation>} as each fenced
+ * work with a {@code work} time begins; {@code LOST <reason>} and exit code {@link
  * #EXIT_LOST} when the lease is lost; {@code RELEASED} and exit code {@link #EXIT_RELEASED} after an
  * {@code EXIT} line on standard input; {@code FAILED <what>} and {@link #EXIT_FAILED} on anything
  * else. The end of standard input means the parent is gone: the holder halts at once.
@@ -130,11 +135,21 @@ public final class LeaseHolderMain {
     while (true) {
       if (journal != null) {
         try {
-          lease.runFenced(
+          FencedWork<Void, IOException> work =
               token -> {
+                // Simulated work between the re-read and the write: the window a stale write needs.
+                if (!options.work().isZero()) {
+                  say("WORKING " + token.generation());
+                  TimeUnit.NANOSECONDS.sleep(options.work().toNanos());
+                }
                 Journal.append(journal, token.generation());
                 return null;
-              });
+              };
+          if (options.uninterruptible()) {
+            lease.runFencedUninterruptibly(work);
+          } else {
+            lease.runFenced(work);
+          }
         } catch (LeaseLost loss) {
           return lostBecause(loss);
         }
@@ -143,8 +158,9 @@ public final class LeaseHolderMain {
           wrote = true;
         }
       }
+      long pause = journal == null ? Long.MAX_VALUE : options.pause().toNanos();
       try {
-        stop.get(journal == null ? Long.MAX_VALUE : options.pause().toNanos(), TimeUnit.NANOSECONDS);
+        stop.get(pause, TimeUnit.NANOSECONDS);
       } catch (TimeoutException keepWorking) {
         continue;
       } catch (ExecutionException impossible) {

@@ -6,18 +6,20 @@ import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The contract's random walks cover the cases that could make a generation go back. */
+/**
+ * The contract's random walks cover the cases that could make a generation go back or let a stale
+ * holder write: takeovers (of crashed and of frozen holders), refused fenced work, releases, and
+ * pruning where the repository prunes.
+ */
 class GenerationWalkTest {
 
   @Test
-  void everyWalkOfTheContractTakesOverRefusesAndReleases() throws Exception {
+  void everyWalkOfTheContractTakesOverRefusesStaleHoldersAndReleases() throws Exception {
     for (long seed : LeaseRepositoryContract.WALK_SEEDS) {
       GenerationWalk walk = new GenerationWalk(new MemoryLeaseRepository(), seed);
       walk.run(LeaseRepositoryContract.WALK_STEPS);
-      Map<String, Integer> counts = walk.counts();
-      System.out.println("seed " + seed + ": " + counts);
 
-      assertThat(counts)
+      assertThat(walk.counts())
           .as("events of the walk with seed %d", seed)
           .containsKeys(
               "free acquisitions",
@@ -28,7 +30,21 @@ class GenerationWalkTest {
               "stale holder refused",
               "lost handle refused",
               "crashes",
-              "freezes and thaws");
+              "freezes and thaws")
+          .doesNotContainKey("prunes");
     }
+  }
+
+  @Test
+  void walksOnAPrunableRepositoryPruneAndAcquireAgain() throws Exception {
+    int prunes = 0;
+    for (long seed : LeaseRepositoryContract.WALK_SEEDS) {
+      GenerationWalk walk = new GenerationWalk(new PrunableMemoryRepository(), seed);
+      walk.run(LeaseRepositoryContract.WALK_STEPS);
+      Map<String, Integer> counts = walk.counts();
+      prunes += counts.getOrDefault("prunes", 0);
+    }
+
+    assertThat(prunes).as("prune steps over all walks").isGreaterThanOrEqualTo(2);
   }
 }

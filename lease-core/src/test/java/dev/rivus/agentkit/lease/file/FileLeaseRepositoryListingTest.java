@@ -1,0 +1,64 @@
+package dev.rivus.agentkit.lease.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileLeaseRepositoryListingTest {
+
+  @TempDir Path directory;
+
+  @Test
+  void listsEveryStoredRecordWithItsExactKeyAndNothingElse() {
+    FileLeaseRepository repository = FileLeaseRepository.open(directory);
+    repository.save("a/b", Samples.first("a/b"), 0);
+    repository.save("../üñí", Samples.first("../üñí"), 0);
+    LeaseSnapshot first = Samples.first("c");
+    repository.save("c", first, 0);
+    repository.save("c", first.released(Samples.NOW), 1);
+
+    assertThat(repository.loadAll())
+        .extracting(LeaseSnapshot::key)
+        .containsExactlyInAnyOrder("a/b", "../üñí", "c");
+    assertThat(repository.loadAll())
+        .filteredOn(s -> s.key().equals("c"))
+        .singleElement()
+        .isEqualTo(first.released(Samples.NOW));
+  }
+
+  @Test
+  void anEmptyDirectoryListsNothing() {
+    assertThat(FileLeaseRepository.open(directory).loadAll()).isEmpty();
+  }
+
+  @Test
+  void aRecordCopiedUnderAnotherKeysFileNameIsReportedNotListed() throws IOException {
+    FileLeaseRepository repository = FileLeaseRepository.open(directory);
+    repository.save("a", Samples.first("a"), 0);
+    Path original = new RecordNames(directory, "a").record();
+    Files.copy(original, directory.resolve("stray.json"));
+
+    assertThatThrownBy(repository::loadAll)
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("stray.json")
+        .hasMessageContaining("copied or renamed by hand");
+  }
+
+  @Test
+  void aCorruptRecordFailsTheListingNamingTheFile() throws IOException {
+    FileLeaseRepository repository = FileLeaseRepository.open(directory);
+    Files.write(directory.resolve("broken.json"), "{\"key\":".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(repository::loadAll)
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("broken.json");
+  }
+}
