@@ -4,11 +4,15 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.jdbc4.JDBC4Connection;
@@ -50,7 +54,13 @@ final class Database implements AutoCloseable {
   private final SqliteFailures failures;
   private final Semaphore writeGate = new Semaphore(1, true);
   private final Semaphore permits;
-  private final ConcurrentLinkedDeque<Session> idle = new ConcurrentLinkedDeque<>();
+  /**
+   * Idle connections by sync level: a write takes one already at its level, so that an acquire and
+   * release cycle on one thread alternates between two connections instead of switching {@code PRAGMA
+   * synchronous} twice per cycle. Reads take any.
+   */
+  private final Map<SyncMode, ConcurrentLinkedDeque<Session>> idle = new EnumMap<>(SyncMode.class);
+  private final AtomicInteger open = new AtomicInteger();
   private volatile boolean closed;
 
   /** A unit of work on one connection; may be run again after a busy result. */
@@ -66,6 +76,9 @@ final class Database implements AutoCloseable {
     this.maxConnections = options.maxConnections();
     this.failures = new SqliteFailures(file);
     this.permits = new Semaphore(maxConnections, true);
+    for (SyncMode mode : SyncMode.values()) {
+      idle.put(mode, new ConcurrentLinkedDeque<>());
+    }
   }
 
   SqliteFailures failures() {
@@ -119,7 +132,7 @@ final class Database implements AutoCloseable {
         attempts++;
         try {
           if (session == null) {
-            session = openSession();
+            session = openSession(mode);
           }
           if (mode != null) {
             session.use(mode);
@@ -193,8 +206,13 @@ final class Database implements AutoCloseable {
     }
   }
 
-  private Session openSession() throws SQLException {
-    Session pooled = idle.pollFirst();
+  private Session openSession(@Nullable SyncMode mode) throws SQLException {
+    SyncMode preferred = mode == null ? SyncMode.NORMAL : mode;
+    Session pooled = idle.get(preferred).pollFirst();
+    if (pooled == null && (mode == null || open.get() >= maxConnections)) {
+      // At the limit, an idle connection of the other level is switched rather than a new one opened.
+      pooled = idle.get(preferred == SyncMode.FULL ? SyncMode.NORMAL : SyncMode.FULL).pollFirst();
+    }
     if (pooled != null) {
       return pooled;
     }
@@ -206,15 +224,18 @@ final class Database implements AutoCloseable {
     String name = file.toString();
     // The file name is passed apart from the URL, so that '?' or '#' in a path are not parsed as
     // URL syntax.
-    return new Session(new JDBC4Connection("jdbc:sqlite:" + name, name, properties));
+    Session session = new Session(new JDBC4Connection("jdbc:sqlite:" + name, name, properties), open);
+    open.incrementAndGet();
+    return session;
   }
 
   private void giveBack(@Nullable Session session, boolean reusable) {
     try {
       if (session != null) {
         if (reusable && !closed) {
-          idle.offerFirst(session);
-          if (closed && idle.remove(session)) {
+          Deque<Session> deque = idle.get(session.mode() == SyncMode.FULL ? SyncMode.FULL : SyncMode.NORMAL);
+          deque.offerFirst(session);
+          if (closed && deque.remove(session)) {
             session.close(); // closed meanwhile: close() may have drained the deque before our offer
           }
         } else {
@@ -236,8 +257,10 @@ final class Database implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    for (Session session = idle.pollFirst(); session != null; session = idle.pollFirst()) {
-      session.close();
+    for (Deque<Session> deque : idle.values()) {
+      for (Session session = deque.pollFirst(); session != null; session = deque.pollFirst()) {
+        session.close();
+      }
     }
   }
 
@@ -253,10 +276,12 @@ final class Database implements AutoCloseable {
   public String toString() {
     return "Database["
         + file
-        + ", connections in use="
+        + ", connections open="
+        + open.get()
+        + ", in use="
         + (maxConnections - permits.availablePermits())
         + ", idle="
-        + idle.size()
+        + (idle.get(SyncMode.FULL).size() + idle.get(SyncMode.NORMAL).size())
         + ", writers waiting="
         + writeGate.getQueueLength()
         + "]";

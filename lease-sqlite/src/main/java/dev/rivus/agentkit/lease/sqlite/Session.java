@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,12 +17,15 @@ import org.jspecify.annotations.Nullable;
 final class Session implements AutoCloseable {
 
   private final Connection connection;
+  private final AtomicInteger openCount;
+  private boolean closed;
   private final Map<Sql, PreparedStatement> prepared = new EnumMap<>(Sql.class);
   private @Nullable SyncMode mode;
   private boolean inTransaction;
 
-  Session(Connection connection) {
+  Session(Connection connection, AtomicInteger openCount) {
     this.connection = connection;
+    this.openCount = openCount;
   }
 
   /** Sets the sync level for the next transaction; a no-op when it is already set. */
@@ -83,6 +87,11 @@ final class Session implements AutoCloseable {
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    openCount.decrementAndGet();
     for (PreparedStatement statement : prepared.values()) {
       try {
         statement.close();

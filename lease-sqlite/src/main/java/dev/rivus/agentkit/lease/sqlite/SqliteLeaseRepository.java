@@ -268,8 +268,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Deletes tombstones (released records) last written more than {@code olderThan} ago, by the
-   * options' clock, and raises the stored generation floor to the highest generation deleted, in one
+   * Deletes tombstones (released records) last written at least {@code olderThan} ago, by the options'
+   * clock, and raises the stored generation floor to the highest generation deleted, in one
    * synced transaction. A pruned key then loads as a floor snapshot, and its next acquisition gets a
    * generation above every one it had; no held record is ever deleted.
    *

@@ -1,0 +1,261 @@
+package dev.rivus.agentkit.lease.sqlite;
+
+import dev.rivus.agentkit.lease.HolderIdentity;
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseConfig;
+import dev.rivus.agentkit.lease.LeaseHeld;
+import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.RevisionConflict;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A child JVM for the SQLite multi-process tests. It reports on standard output, one fact a line, and
+ * reports any unexpected exception as a line starting with {@code ERROR}.
+ *
+ * <ul>
+ *   <li>{@code stream <db> <key>}: acquires and releases the key forever, printing {@code ACQUIRED
+ *       <generation>} after each acquisition returned; the test kills it.
+ *   <li>{@code savers <db> <key> <threads> <millis>}: after {@code GO} on standard input, threads race
+ *       compare-and-set saves on the key; prints {@code WON <revision>} per win and {@code DONE ...}.
+ *   <li>{@code hammer <db> <millis> <busyMillis>}: acquires and releases a few keys through a lease
+ *       manager as fast as it can; prints {@code DONE ...} with every repository call's outcome and the
+ *       longest call.
+ *   <li>{@code fence <db> <key>}: takes the key's fence, prints {@code FENCED}, and waits to be killed.
+ *   <li>{@code cycles <db> <n> <syncEveryWrite>}: acquires and releases one key n times, printing
+ *       {@code ACQUIRED <generation>} after each acquisition returned, then {@code DONE}.
+ * </ul>
+ */
+public final class SqliteChildMain {
+
+  private static final PrintStream OUT =
+      new PrintStream(System.out, true, StandardCharsets.UTF_8);
+
+  private SqliteChildMain() {}
+
+  /**
+   * Runs one mode.
+   *
+   * @param args the mode and its arguments
+   * @throws Exception if the mode fails
+   */
+  public static void main(String[] args) throws Exception {
+    Path db = Path.of(args[1]);
+    switch (args[0]) {
+      case "stream" -> stream(db, args[2]);
+      case "savers" -> savers(db, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
+      case "hammer" -> hammer(db, Long.parseLong(args[2]), Long.parseLong(args[3]));
+      case "fence" -> fence(db, args[2]);
+      case "cycles" -> cycles(db, Integer.parseInt(args[2]), Boolean.parseBoolean(args[3]));
+      default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+    }
+  }
+
+  private static void stream(Path db, String key) {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
+        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+      OUT.println("READY");
+      while (true) {
+        try (Lease lease = leases.acquire(key)) {
+          OUT.println("ACQUIRED " + lease.generation());
+        }
+      }
+    }
+  }
+
+  private static void savers(Path db, String key, int threads, long millis) throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      OUT.println("READY");
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+      long end = System.nanoTime() + Duration.ofMillis(millis).toNanos();
+      List<Thread> racers = new ArrayList<>();
+      AtomicLong wins = new AtomicLong();
+      AtomicLong raises = new AtomicLong();
+      AtomicLong conflicts = new AtomicLong();
+      for (int t = 0; t < threads; t++) {
+        HolderIdentity self =
+            new HolderIdentity(
+                new ProcessIdentity("child", null, null, ProcessHandle.current().pid(), null),
+                "saver-" + ProcessHandle.current().pid() + "-" + t);
+        Thread racer =
+            new Thread(
+                () -> race(repository, key, self, end, wins, raises, conflicts), "saver-" + t);
+        racers.add(racer);
+        racer.start();
+      }
+      for (Thread racer : racers) {
+        racer.join();
+      }
+      OUT.println(
+          "DONE wins=" + wins + " raises=" + raises + " conflicts=" + conflicts);
+    }
+  }
+
+  private static void race(
+      LeaseRepository repository,
+      String key,
+      HolderIdentity self,
+      long end,
+      AtomicLong wins,
+      AtomicLong raises,
+      AtomicLong conflicts) {
+    for (int attempt = 0; System.nanoTime() < end; attempt++) {
+      try {
+        LeaseSnapshot current = repository.load(key).orElseThrow();
+        boolean raise = attempt % 2 == 1;
+        LeaseSnapshot next =
+            raise ? current.acquiredBy(self, Instant.now()) : current.renewed(Instant.now());
+        repository.save(key, next, current.revision());
+        wins.incrementAndGet();
+        raises.addAndGet(raise ? 1 : 0);
+        OUT.println("WON " + next.revision());
+      } catch (RevisionConflict expected) {
+        conflicts.incrementAndGet();
+      } catch (RuntimeException e) {
+        OUT.println("ERROR " + e);
+      }
+    }
+  }
+
+  private static void hammer(Path db, long millis, long busyMillis) throws Exception {
+    SqliteOptions options = SqliteOptions.builder().busyWait(Duration.ofMillis(busyMillis)).build();
+    try (SqliteLeaseRepository sqlite = SqliteLeaseRepository.open(db, options)) {
+      TimedRepository repository = new TimedRepository(sqlite);
+      LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(30), Duration.ofSeconds(10));
+      long acquired = 0;
+      long held = 0;
+      long failures = 0;
+      try (LeaseManager leases = LeaseManager.create(repository, config)) {
+        OUT.println("READY");
+        long end = System.nanoTime() + Duration.ofMillis(millis).toNanos();
+        for (int i = 0; System.nanoTime() < end; i++) {
+          try (Lease lease = leases.acquire("hammer-" + (i % 3))) {
+            acquired += lease.generation() > 0 ? 1 : 0;
+          } catch (LeaseHeld busyKey) {
+            held++;
+          } catch (LeaseRepositoryFailure failure) {
+            failures++;
+          } catch (RuntimeException e) {
+            OUT.println("ERROR " + e);
+          }
+        }
+      }
+      OUT.println(
+          "DONE acquired=" + acquired + " held=" + held + " managerFailures=" + failures + " "
+              + repository.summary());
+    }
+  }
+
+  private static void cycles(Path db, int cycles, boolean syncEveryWrite) {
+    SqliteOptions options = SqliteOptions.builder().syncEveryWrite(syncEveryWrite).build();
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db, options);
+        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+      for (int i = 0; i < cycles; i++) {
+        try (Lease lease = leases.acquire("cycled")) {
+          OUT.println("ACQUIRED " + lease.generation());
+        }
+      }
+    }
+    OUT.println("DONE");
+  }
+
+  private static void fence(Path db, String key) throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      LeaseRepository.Fence fence = repository.lockFence(key);
+      OUT.println("FENCED");
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+      fence.close();
+    }
+  }
+
+  /** Times every call and sorts its outcome; anything but success, conflict or failure is an error. */
+  private static final class TimedRepository implements LeaseRepository {
+    private final LeaseRepository inner;
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong conflicts = new AtomicLong();
+    private final AtomicLong busyFailures = new AtomicLong();
+    private final AtomicLong otherFailures = new AtomicLong();
+    private final AtomicLong maxNanos = new AtomicLong();
+
+    TimedRepository(LeaseRepository inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public Optional<LeaseSnapshot> load(String key) {
+      long start = System.nanoTime();
+      try {
+        return inner.load(key);
+      } catch (LeaseRepositoryFailure e) {
+        count(e);
+        throw e;
+      } catch (RuntimeException e) {
+        OUT.println("ERROR load: " + e);
+        throw e;
+      } finally {
+        timed(start);
+      }
+    }
+
+    @Override
+    public List<LeaseSnapshot> loadAll() {
+      return inner.loadAll();
+    }
+
+    @Override
+    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+      long start = System.nanoTime();
+      try {
+        inner.save(key, snapshot, expectedRevision);
+      } catch (RevisionConflict e) {
+        conflicts.incrementAndGet();
+        throw e;
+      } catch (LeaseRepositoryFailure e) {
+        count(e);
+        throw e;
+      } catch (RuntimeException e) {
+        OUT.println("ERROR save: " + e);
+        throw e;
+      } finally {
+        timed(start);
+      }
+    }
+
+    @Override
+    public Fence lockFence(String key) throws InterruptedException {
+      return inner.lockFence(key);
+    }
+
+    private void count(LeaseRepositoryFailure e) {
+      if (e.getMessage().contains("busy wait budget")) {
+        busyFailures.incrementAndGet();
+      } else {
+        otherFailures.incrementAndGet();
+        OUT.println("ERROR unexpected failure: " + e);
+      }
+    }
+
+    private void timed(long start) {
+      calls.incrementAndGet();
+      maxNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
+    }
+
+    String summary() {
+      return "calls=" + calls + " conflicts=" + conflicts + " busyFailures=" + busyFailures
+          + " otherFailures=" + otherFailures + " maxMillis=" + maxNanos.get() / 1_000_000;
+    }
+  }
+}

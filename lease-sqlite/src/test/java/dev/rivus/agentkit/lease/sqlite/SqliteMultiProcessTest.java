@@ -1,0 +1,220 @@
+package dev.rivus.agentkit.lease.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseConfig;
+import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Several child JVMs on one SQLite file: one winner per revision, crashes, the fence, busy files. */
+@Tag("cross-process")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class SqliteMultiProcessTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private final List<ChildJvm> children = new ArrayList<>();
+
+  @AfterEach
+  void destroyChildren() {
+    children.forEach(ChildJvm::close);
+  }
+
+  private ChildJvm child(String... args) {
+    ChildJvm child = ChildJvm.start(SqliteChildMain.class, List.of(args));
+    children.add(child);
+    return child;
+  }
+
+  @Test
+  void concurrentSaversInThreeProcessesHaveExactlyOneWinnerPerRevision() throws Exception {
+    Path db = dir.resolve("leases.db");
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      repository.save("contended", Records.first("contended", "seed"), 0);
+    }
+    List<ChildJvm> racers = List.of(
+        child("savers", db.toString(), "contended", "2", "2000"),
+        child("savers", db.toString(), "contended", "2", "2000"),
+        child("savers", db.toString(), "contended", "2", "2000"));
+    for (ChildJvm racer : racers) {
+      racer.awaitLine("READY", PATIENCE);
+    }
+
+    racers.forEach(racer -> racer.send("GO"));
+
+    List<Long> won = new ArrayList<>();
+    long raises = 0;
+    for (ChildJvm racer : racers) {
+      String done = racer.awaitLine("DONE ", PATIENCE);
+      raises += number(done, "raises");
+      for (String line : racer.stdoutLines()) {
+        assertThat(line).as("output of %s", racer).doesNotStartWith("ERROR");
+        if (line.startsWith("WON ")) {
+          won.add(Long.parseLong(line.substring(4)));
+        }
+      }
+    }
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      LeaseSnapshot last = repository.load("contended").orElseThrow();
+      assertThat(won).as("revisions won across processes").doesNotHaveDuplicates().isNotEmpty();
+      assertThat(last.revision()).as("final revision").isEqualTo(1 + won.size());
+      assertThat(last.generation()).as("final generation").isEqualTo(1 + raises);
+    }
+  }
+
+  @Test
+  void killedDuringAStreamOfAcquisitionsLosesAndRepeatsNoGeneration() throws Exception {
+    Path db = dir.resolve("leases.db");
+    ChildJvm stream = child("stream", db.toString(), "task");
+    stream.awaitLine("READY", PATIENCE);
+    for (int i = 0; i < 40; i++) {
+      stream.awaitLine("ACQUIRED ", PATIENCE);
+    }
+
+    stream.kill();
+
+    List<Long> reported = new ArrayList<>();
+    for (String line : stream.stdoutLines()) {
+      if (line.startsWith("ACQUIRED ")) {
+        reported.add(Long.parseLong(line.substring(9)));
+      }
+    }
+    long lastReported = reported.get(reported.size() - 1);
+    assertThat(reported).as("generations reported by the child").startsWith(1L, 2L, 3L);
+    for (int i = 1; i < reported.size(); i++) {
+      assertThat(reported.get(i)).as("generation after %s", reported.get(i - 1))
+          .isEqualTo(reported.get(i - 1) + 1);
+    }
+    assertThat(integrityCheck(db)).isEqualTo("ok");
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
+        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+      long stored = repository.load("task").orElseThrow().generation();
+      // The kill may land after a commit and before the child printed it: one more, never fewer.
+      assertThat(stored).as("stored generation after the kill").isBetween(lastReported, lastReported + 1);
+      try (Lease next = leases.acquire("task")) {
+        assertThat(next.generation()).as("next generation").isEqualTo(stored + 1);
+      }
+    }
+  }
+
+  @Test
+  void fenceHeldByAnotherProcessExcludesThisOneAndIsReleasedWhenThatProcessIsKilled()
+      throws Exception {
+    Path db = dir.resolve("leases.db");
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      LeaseSnapshot first = Records.first("fenced", "holder");
+      repository.save("fenced", first, 0);
+      ChildJvm holder = child("fence", db.toString(), "fenced");
+      holder.awaitLine("FENCED", PATIENCE);
+
+      CompletableFuture<LeaseRepository.Fence> waiter =
+          CompletableFuture.supplyAsync(() -> lockFence(repository, "fenced"));
+      // Saves (renewals) go on while another process holds the fence.
+      LeaseSnapshot renewed = first.renewed(Records.TIME.plusSeconds(1));
+      repository.save("fenced", renewed, first.revision());
+      assertThat(repository.load("fenced")).hasValue(renewed);
+      try (LeaseRepository.Fence other = repository.lockFence("another key")) {
+        assertThat(other).isNotNull();
+      }
+      assertThat(waiter).as("fence wait while the child holds it").isNotDone();
+      assertThatWaitStillPending(waiter);
+
+      holder.kill();
+
+      try (LeaseRepository.Fence fence = waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        assertThat(fence).isNotNull();
+      }
+    }
+  }
+
+  @Test
+  void manyProcessesHammeringOneFileEitherSucceedOrFailWithinTheBusyWait() throws Exception {
+    Path db = dir.resolve("leases.db");
+    SqliteLeaseRepository.open(db).close();
+    long busyMillis = 250;
+    List<ChildJvm> hammers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      hammers.add(child("hammer", db.toString(), "3000", Long.toString(busyMillis)));
+    }
+
+    long acquired = 0;
+    for (ChildJvm hammer : hammers) {
+      String done = hammer.awaitLine("DONE ", PATIENCE);
+      System.out.println(hammer + ": " + done); // kept in the surefire report, for the record
+      assertThat(hammer.stdoutLines()).as("output of %s", hammer).noneMatch(l -> l.startsWith("ERROR"));
+      assertThat(number(done, "otherFailures")).as("failures other than busy: %s", done).isZero();
+      // Bounded: a call spends at most the busy wait retrying, plus one last attempt and scheduling
+      // delays on a loaded two-core machine.
+      assertThat(number(done, "maxMillis")).as("longest repository call: %s", done)
+          .isLessThan(busyMillis + 2_000);
+      acquired += number(done, "acquired");
+    }
+    assertThat(acquired).as("acquisitions across processes").isPositive();
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      long generations = 0;
+      for (int k = 0; k < 3; k++) {
+        generations += repository.load("hammer-" + k).map(LeaseSnapshot::generation).orElse(0L);
+      }
+      assertThat(generations).as("sum of generations = acquisitions").isEqualTo(acquired);
+    }
+  }
+
+  private static void assertThatWaitStillPending(CompletableFuture<LeaseRepository.Fence> waiter)
+      throws Exception {
+    try {
+      LeaseRepository.Fence unexpected = waiter.get(300, TimeUnit.MILLISECONDS);
+      unexpected.close();
+      throw new AssertionError("took the fence while another process held it");
+    } catch (TimeoutException expected) {
+      // still waiting, as it must
+    }
+  }
+
+  private static LeaseRepository.Fence lockFence(LeaseRepository repository, String key) {
+    try {
+      return repository.lockFence(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String integrityCheck(Path db) throws Exception {
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement statement = raw.createStatement();
+        ResultSet row = statement.executeQuery("PRAGMA integrity_check")) {
+      row.next();
+      return row.getString(1);
+    }
+  }
+
+  private static long number(String line, String name) {
+    Matcher m = Pattern.compile("\\b" + name + "=(\\d+)").matcher(line);
+    if (!m.find()) {
+      throw new AssertionError("no " + name + " in '" + line + "'");
+    }
+    return Long.parseLong(m.group(1));
+  }
+}
