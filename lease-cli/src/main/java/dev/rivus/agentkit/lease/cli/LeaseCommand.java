@@ -4,7 +4,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code lease}: the top command, which only names its subcommands. */
 @Command(
@@ -59,8 +58,6 @@ import picocli.CommandLine.Spec;
 final class LeaseCommand implements Callable<Integer> {
 
   private final CliContext context;
-
-  @Spec CommandSpec spec;
 
   LeaseCommand(CliContext context) {
     this.context = context;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -60,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
 
   @ParentCommand LeaseCommand parent;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Mixin RepositoryOptions repository = new RepositoryOptions();
 
