@@ -81,9 +81,21 @@ final class Schema {
    */
   Found inspect(Session session) throws SQLException {
     try (Statement statement = session.connection().createStatement()) {
-      int applicationId = intPragma(statement, "application_id");
-      int userVersion = intPragma(statement, "user_version");
-      int objects = count(statement, "SELECT count(*) FROM sqlite_schema");
+      // One SELECT, so one read snapshot: read one by one, the three facts could straddle the
+      // commit of another process creating the schema, and a new lease database would look foreign.
+      int applicationId;
+      int userVersion;
+      int objects;
+      try (ResultSet facts =
+          statement.executeQuery(
+              "SELECT (SELECT application_id FROM pragma_application_id()),"
+                  + " (SELECT user_version FROM pragma_user_version()),"
+                  + " (SELECT count(*) FROM sqlite_schema)")) {
+        facts.next();
+        applicationId = facts.getInt(1);
+        userVersion = facts.getInt(2);
+        objects = facts.getInt(3);
+      }
       if (applicationId == 0 && userVersion == 0 && objects == 0) {
         return Found.EMPTY;
       }
@@ -153,10 +165,6 @@ final class Schema {
       }
       return row.getInt(1);
     }
-  }
-
-  private static int intPragma(Statement statement, String pragma) throws SQLException {
-    return count(statement, "PRAGMA " + pragma);
   }
 
   private static int count(Statement statement, String sql) throws SQLException {

@@ -1,0 +1,98 @@
+package dev.rivus.agentkit.lease.cli;
+
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseLost;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs a command as a child process while a lease is held: with {@code LEASE_KEY} and {@code
+ * LEASE_TOKEN} in its environment and this process's standard streams, until it exits or the lease is
+ * lost. On loss the command is stopped (see {@link ChildTerminator}) and the result is the lost code.
+ *
+ * <p>Must be called on the thread that lives as long as the process (see {@link ParentDeathGuard}).
+ */
+final class CommandSupervisor {
+
+  /** The environment variable that names the lease key. */
+  static final String LEASE_KEY = "LEASE_KEY";
+
+  /** The environment variable that carries the fencing token (the generation). */
+  static final String LEASE_TOKEN = "LEASE_TOKEN";
+
+  private final ParentDeathGuard guard;
+  private final ChildTerminator terminator;
+  private final ShutdownHook hook;
+  private final PrintWriter err;
+
+  CommandSupervisor(
+      ParentDeathGuard guard, ChildTerminator terminator, ShutdownHook hook, PrintWriter err) {
+    this.guard = guard;
+    this.terminator = terminator;
+    this.hook = hook;
+    this.err = err;
+  }
+
+  /**
+   * Runs the command under the lease.
+   *
+   * @param lease the held lease
+   * @param command the command and its arguments
+   * @return the command's exit code (128 + signal if a signal ended it), or {@link ExitCodes#LOST}
+   * @throws CliFailure if the command cannot be started
+   * @throws InterruptedException if interrupted while the command runs; the command is killed first
+   */
+  int run(Lease lease, List<String> command) throws InterruptedException {
+    Process child = start(lease, command);
+    hook.watch(child);
+    CountDownLatch settled = new CountDownLatch(1);
+    CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
+    child.onExit().thenRun(settled::countDown);
+    lost.thenRun(settled::countDown);
+    try {
+      settled.await();
+    } catch (InterruptedException e) {
+      child.destroyForcibly();
+      throw e;
+    }
+    if (lost.isDone()) {
+      terminator.terminate(child);
+      // Lost before or while the command ended: part of its work may have run unfenced.
+      LeaseLost loss = lost.join();
+      err.println(
+          "lease run: lease '"
+              + loss.key()
+              + "' generation "
+              + loss.generation()
+              + " was lost ("
+              + loss.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + ") while the command ran; the command was stopped (SIGTERM, SIGKILL after "
+              + DurationConverter.format(terminator.grace())
+              + ")");
+      err.flush();
+      return ExitCodes.LOST;
+    }
+    return child.exitValue();
+  }
+
+  private Process start(Lease lease, List<String> command) {
+    ProcessBuilder builder = new ProcessBuilder(guard.wrap(command)).inheritIO();
+    Map<String, String> environment = builder.environment();
+    environment.put(LEASE_KEY, lease.key());
+    environment.put(LEASE_TOKEN, Long.toString(lease.generation()));
+    try {
+      return builder.start();
+    } catch (IOException e) {
+      // Only reached without the guard (with it, sh reports 126/127 itself, like a shell).
+      boolean missing = String.valueOf(e.getMessage()).contains("error=2,");
+      throw new CliFailure(
+          missing ? ExitCodes.NOT_FOUND : ExitCodes.CANNOT_EXECUTE,
+          "cannot run '" + command.get(0) + "': " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.rivus.agentkit.lease.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code lease}: the top command, which only names its subcommands. */
+@Command(
+    name = "lease",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    headerHeading = "%n",
+    header = "Run commands under a lease; inspect and manage leases.",
+    synopsisHeading = "%nUsage: ",
+    synopsisSubcommandLabel = "COMMAND",
+    descriptionHeading = "%n",
+    optionListHeading = "%nOptions:%n",
+    description = {
+      "A lease lets one process at a time own a task, named by a key. Every acquisition raises the"
+          + " key's generation, a fencing token that never goes back. A holder that dies on this"
+          + " machine is taken over at once; one that hangs, after the TTL.",
+      "",
+      "Leases live in a SQLite database by default ($LEASE_DB, else"
+          + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db), or in a directory with --dir."
+    },
+    commandListHeading = "%nCommands:%n",
+    subcommands = {
+      RunCommand.class,
+      StatusCommand.class,
+      ListCommand.class,
+      ReleaseCommand.class,
+      PruneCommand.class,
+      HelpCommand.class
+    },
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {
+      ExitCodes.OK_LINE,
+      ExitCodes.USAGE_LINE,
+      ExitCodes.REFUSED_LINE,
+      ExitCodes.SOFTWARE_LINE,
+      ExitCodes.REPOSITORY_LINE,
+      ExitCodes.HELD_LINE,
+      ExitCodes.LOST_LINE,
+      ExitCodes.EXEC_LINE
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  lease run nightly-backup -- /usr/local/bin/backup.sh",
+      "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
+      "  lease status deploy:prod --json",
+      "  lease list",
+      "  lease release deploy:prod --generation 12",
+      "  lease prune --older-than 30d",
+      "",
+      "See 'lease COMMAND --help' for each command."
+    })
+final class LeaseCommand implements Callable<Integer> {
+
+  private final CliContext context;
+
+  LeaseCommand(CliContext context) {
+    this.context = context;
+  }
+
+  CliContext context() {
+    return context;
+  }
+
+  /** Prints a one-line warning to stderr, prefixed with the command's name. */
+  void warn(CommandSpec command, String warning) {
+    command.commandLine().getErr().println(command.qualifiedName() + ": " + warning);
+    command.commandLine().getErr().flush();
+  }
+
+  @Override
+  public Integer call() {
+    throw new CliFailure(
+        ExitCodes.USAGE,
+        "missing COMMAND: one of run, status, list, release, prune (see 'lease --help')");
+  }
+}

@@ -1,0 +1,118 @@
+package dev.rivus.agentkit.lease.cli;
+
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseConfig;
+import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code lease run}: runs a command while holding a lease, and exits with the command's code. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    headerHeading = "%n",
+    header = "Run a command while holding a lease; exit with its code.",
+    synopsisHeading = "%nUsage: ",
+    customSynopsis = "lease run [OPTIONS] KEY -- COMMAND [ARGS...]",
+    descriptionHeading = "%n",
+    optionListHeading = "%nOptions:%n",
+    description = {
+      "Acquires the lease KEY, runs COMMAND with LEASE_KEY and LEASE_TOKEN (the generation, a fencing"
+          + " token that only rises) in its environment, renews the lease while it runs and releases"
+          + " it when it exits.",
+      "",
+      "Fails fast if another live process holds the lease, unless --wait is given. If the lease is"
+          + " lost while COMMAND runs, COMMAND gets SIGTERM, then SIGKILL after --grace. On Linux"
+          + " COMMAND is started through setpriv --pdeathsig, so it dies with lease even on kill -9.",
+      "If lease gets SIGTERM, SIGINT or SIGHUP it passes SIGTERM to COMMAND, waits up to --grace,"
+          + " releases the lease and exits with 128 + the signal number.",
+    },
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {
+      ExitCodes.RUN_OK_LINE,
+      ExitCodes.USAGE_LINE,
+      ExitCodes.SOFTWARE_LINE,
+      ExitCodes.REPOSITORY_LINE,
+      ExitCodes.HELD_LINE,
+      ExitCodes.LOST_LINE,
+      ExitCodes.EXEC_LINE
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  lease run nightly-backup -- /usr/local/bin/backup.sh",
+      "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
+      "  lease run --ttl 30s --heartbeat 5s --dir /var/lib/app/leases ingest -- \\",
+      "      sh -c 'ingest --fencing-token \"$LEASE_TOKEN\"'",
+      "  */5 * * * *  lease run report -- make report   (cron: runs never overlap)"
+    })
+final class RunCommand implements Callable<Integer> {
+
+  @ParentCommand LeaseCommand parent;
+
+  @Spec CommandSpec spec;
+
+  @Mixin RepositoryOptions repository = new RepositoryOptions();
+
+  @Mixin TimingOptions timing = new TimingOptions();
+
+  @Option(
+      names = "--wait",
+      paramLabel = "DURATION",
+      defaultValue = "0s",
+      converter = DurationConverter.class,
+      description =
+          "Keep trying for this long while another process holds the lease, telling who holds it on"
+              + " stderr (default: fail at once).")
+  Duration wait = Duration.ZERO;
+
+  @Option(
+      names = "--grace",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "After the lease is lost, how long COMMAND may take to exit after SIGTERM before it gets"
+              + " SIGKILL (default: ${DEFAULT-VALUE}).")
+  Duration grace = Duration.ofSeconds(10);
+
+  @Parameters(index = "0", paramLabel = "KEY", description = "The lease key: any non-empty string.")
+  String key = "";
+
+  @Parameters(
+      index = "1..*",
+      arity = "1..*",
+      paramLabel = "COMMAND",
+      description = "The command to run and its arguments, after --.")
+  List<String> command = new ArrayList<>();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Keys.requireValid(spec, key);
+    CommandDelimiter.require(spec, command);
+    LeaseConfig config = timing.config();
+    CliContext context = parent.context();
+    ParentDeathGuard guard = ParentDeathGuard.detect(context.environment());
+    guard.warning().ifPresent(warning -> parent.warn(spec, warning));
+    ChildTerminator terminator = new ChildTerminator(grace);
+    try (ShutdownHook hook = ShutdownHook.install(terminator);
+        LeaseRepository leases = repository.open(context);
+        LeaseManager manager = LeaseManager.create(leases, config, context.platform());
+        Lease lease = new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr())
+            .acquire(key, wait)) {
+      return new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr())
+          .run(lease, command);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.rivus.agentkit.lease.cli;
+
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import java.io.PrintWriter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders lease views as a table for people: one line per record, columns padded to fit.
+ *
+ * <p>Columns: KEY, STATE (held or released), GEN (the generation, the fencing token), REV (the
+ * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive, dead or
+ * unknown as judged from here; {@code -} when released), UNCHANGED (how long this command saw the
+ * record unchanged) and UPDATED (the writer's wall clock, for people only).
+ */
+final class TableRenderer {
+
+  static final List<String> HEADER =
+      List.of("KEY", "STATE", "GEN", "REV", "HOST", "PID", "PROCESS", "UNCHANGED", "UPDATED");
+
+  void render(List<LeaseView> views, PrintWriter out) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(HEADER);
+    for (LeaseView view : views) {
+      rows.add(cells(view));
+    }
+    int[] widths = new int[HEADER.size()];
+    for (List<String> row : rows) {
+      for (int column = 0; column < widths.length; column++) {
+        widths[column] = Math.max(widths[column], row.get(column).length());
+      }
+    }
+    for (List<String> row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int column = 0; column < widths.length; column++) {
+        String cell = row.get(column);
+        line.append(cell);
+        if (column < widths.length - 1) {
+          line.append(" ".repeat(widths[column] - cell.length() + 2));
+        }
+      }
+      out.println(line);
+    }
+    out.flush();
+  }
+
+  private static List<String> cells(LeaseView view) {
+    LeaseSnapshot snapshot = view.snapshot();
+    return List.of(
+        printable(snapshot.key()),
+        snapshot.state().name().toLowerCase(Locale.ROOT),
+        Long.toString(snapshot.generation()),
+        Long.toString(snapshot.revision()),
+        printable(snapshot.holder().process().host()),
+        Long.toString(snapshot.holder().process().pid()),
+        view.livenessWord() == null ? "-" : view.livenessWord(),
+        DurationConverter.format(view.observedUnchanged()),
+        snapshot.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
+  /** Keys may hold any character; a control character or a space must not break the table. */
+  static String printable(String text) {
+    StringBuilder escaped = new StringBuilder(text.length());
+    text.codePoints()
+        .forEach(
+            point -> {
+              if (Character.isISOControl(point) || Character.isWhitespace(point) || point == '\\') {
+                escaped.append(String.format(Locale.ROOT, "\\u%04x", point));
+              } else {
+                escaped.appendCodePoint(point);
+              }
+            });
+    return escaped.toString();
+  }
+}

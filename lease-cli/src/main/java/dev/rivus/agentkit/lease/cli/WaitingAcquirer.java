@@ -1,0 +1,93 @@
+package dev.rivus.agentkit.lease.cli;
+
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseHeld;
+import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.platform.Platform;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Acquires a lease for {@code lease run}: fails fast, or keeps trying for a while and tells the user
+ * on stderr, once at once and then every few seconds, who holds the lease and how long this process
+ * has seen the record unchanged.
+ *
+ * <p>The waiting itself is the manager's blocking {@code acquire(key, maxWait)}, called in slices, so
+ * the record is observed all along and a holder that stopped renewing is taken over once this process
+ * has seen its record unchanged for the TTL.
+ */
+final class WaitingAcquirer {
+
+  /** How often to tell a waiting user that the lease is still held. */
+  static final Duration REPORT_EVERY = Duration.ofSeconds(5);
+
+  private final LeaseManager manager;
+  private final Platform platform;
+  private final PrintWriter err;
+
+  WaitingAcquirer(LeaseManager manager, Platform platform, PrintWriter err) {
+    this.manager = manager;
+    this.platform = platform;
+    this.err = err;
+  }
+
+  /**
+   * Acquires the lease.
+   *
+   * @param key the lease key
+   * @param maxWait how long to keep trying; zero fails fast
+   * @return the held lease
+   * @throws CliFailure with the held code if another live holder keeps the lease
+   * @throws InterruptedException if interrupted while waiting
+   */
+  Lease acquire(String key, Duration maxWait) throws InterruptedException {
+    try {
+      return manager.acquire(key);
+    } catch (LeaseHeld held) {
+      if (maxWait.isZero()) {
+        throw new CliFailure(ExitCodes.HELD, describe(held) + "; not waiting (use --wait DURATION)");
+      }
+      return waitFor(key, maxWait, held);
+    }
+  }
+
+  private Lease waitFor(String key, Duration maxWait, LeaseHeld first) throws InterruptedException {
+    long deadline = platform.nanoTime() + maxWait.toNanos();
+    report(first, "waiting up to " + DurationConverter.format(maxWait));
+    while (true) {
+      Duration remaining = Duration.ofNanos(Math.max(0, deadline - platform.nanoTime()));
+      Duration slice = remaining.compareTo(REPORT_EVERY) < 0 ? remaining : REPORT_EVERY;
+      try {
+        return manager.acquire(key, slice);
+      } catch (LeaseHeld stillHeld) {
+        if (deadline - platform.nanoTime() <= 0) {
+          throw new CliFailure(
+              ExitCodes.HELD,
+              describe(stillHeld) + "; gave up after waiting " + DurationConverter.format(maxWait));
+        }
+        report(stillHeld, "still waiting");
+      }
+    }
+  }
+
+  private void report(LeaseHeld held, String what) {
+    err.println("lease: " + describe(held) + "; " + what);
+    err.flush();
+  }
+
+  /** "lease 'k' is held by host pid 12 (generation 3, alive); observed unchanged for 1.0 s of ..." */
+  static String describe(LeaseHeld held) {
+    return String.format(
+        Locale.ROOT,
+        "lease '%s' is held by %s pid %d (generation %d, %s); this process has seen its record"
+            + " unchanged for %.1f s of the %s TTL",
+        held.key(),
+        held.holder().process().host(),
+        held.holder().process().pid(),
+        held.generation(),
+        LeaseView.word(held.holderLiveness()),
+        held.observedUnchanged().toMillis() / 1000.0,
+        DurationConverter.format(held.ttl()));
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The {@code lease} command: runs any command under a lease, and inspects and manages leases.
+ *
+ * <p>A tool, not a library: it exports nothing. Its command classes are open to picocli, which fills
+ * their annotated fields reflectively.
+ */
+module dev.rivus.agentkit.lease.cli {
+  requires static org.jspecify;
+  requires dev.rivus.agentkit.lease;
+  requires dev.rivus.agentkit.lease.sqlite;
+  requires info.picocli;
+  requires java.logging;
+  requires com.fasterxml.jackson.databind;
+
+  opens dev.rivus.agentkit.lease.cli to
+      info.picocli;
+}

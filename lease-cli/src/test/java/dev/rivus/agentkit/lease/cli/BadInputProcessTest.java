@@ -1,0 +1,121 @@
+package dev.rivus.agentkit.lease.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input to the real tool: one clear line on stderr, the documented exit code, no stack trace, and
+ * the command never run.
+ */
+class BadInputProcessTest {
+
+  private static final String COMMAND = "echo the command ran";
+
+  @TempDir Path temp;
+  private Path database;
+
+  @BeforeEach
+  void prepare() throws IOException, SQLException {
+    database = temp.resolve("leases.db");
+    Files.writeString(temp.resolve("a-file"), "not a directory", StandardCharsets.UTF_8);
+    Files.writeString(temp.resolve("text.db"), "just some text\n", StandardCharsets.UTF_8);
+    try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + temp.resolve("other.db"));
+        Statement sql = other.createStatement()) {
+      sql.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)");
+    }
+  }
+
+  static Stream<Arguments> badInputs() {
+    return Stream.of(
+        Arguments.of(
+            "an unknown option", List.of("run", "--bogus", "DB", "job", "--", "CMD"), 64, "--bogus"),
+        Arguments.of("a missing --", List.of("run", "DB", "job", "CMD"), 64, "put -- between KEY"),
+        Arguments.of("a missing -- before a plain command", List.of("run", "DB", "job", "true"), 64,
+            "put -- between KEY"),
+        Arguments.of("an empty key", List.of("run", "DB", "", "--", "CMD"), 64, "key must not be empty"),
+        Arguments.of(
+            "ttl < 2 x heartbeat",
+            List.of("run", "DB", "--ttl", "10s", "--heartbeat", "6s", "job", "--", "CMD"),
+            64,
+            "invalid --heartbeat"),
+        Arguments.of(
+            "a malformed duration",
+            List.of("run", "DB", "--wait", "soon", "job", "--", "CMD"),
+            64,
+            "'soon' is not a duration"),
+        Arguments.of(
+            "an unwritable database path",
+            List.of("run", "--db", "TEMP/a-file/leases.db", "job", "--", "CMD"),
+            74,
+            "a-file exists and is not a directory"),
+        Arguments.of(
+            "a file that is not a database",
+            List.of("run", "--db", "TEMP/text.db", "job", "--", "CMD"),
+            74,
+            "not an SQLite database"),
+        Arguments.of(
+            "a database that is not a lease database",
+            List.of("run", "--db", "TEMP/other.db", "job", "--", "CMD"),
+            74,
+            "is not a lease database"),
+        Arguments.of(
+            "an unwritable lease directory",
+            List.of("run", "--dir", "TEMP/a-file/leases", "job", "--", "CMD"),
+            74,
+            "a-file"),
+        Arguments.of(
+            "both --db and --dir",
+            List.of("run", "DB", "--dir", "TEMP/dir", "job", "--", "CMD"),
+            64,
+            "mutually exclusive"),
+        Arguments.of("a missing subcommand", List.of(), 64, "missing COMMAND"),
+        Arguments.of("an unknown subcommand", List.of("runn", "job"), 64, "runn"),
+        Arguments.of(
+            "release without --generation",
+            List.of("release", "DB", "job"),
+            64,
+            "--generation"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badInputs")
+  void badInputGivesOneClearLineAndTheDocumentedCode(
+      String what, List<String> template, int code, String message) {
+    List<String> args = new ArrayList<>();
+    for (String arg : template) {
+      if (arg.equals("DB")) {
+        args.add("--db");
+        args.add(database.toString());
+      } else if (arg.equals("CMD")) {
+        args.addAll(List.of("sh", "-c", COMMAND));
+      } else {
+        args.add(arg.replace("TEMP", temp.toString()));
+      }
+    }
+
+    LeaseTool lease = LeaseTool.run(args.toArray(String[]::new));
+
+    assertThat(lease.awaitExit()).as("%s", lease).isEqualTo(code);
+    assertThat(lease.stderrLines()).as("%s", lease).singleElement().asString()
+        .startsWith("lease")
+        .contains(message)
+        .doesNotContain("\tat ", "Caused by", "java.lang.");
+    assertThat(lease.stdout()).doesNotContain("the command ran");
+  }
+}

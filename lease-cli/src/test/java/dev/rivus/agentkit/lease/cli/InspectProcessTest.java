@@ -1,0 +1,139 @@
+package dev.rivus.agentkit.lease.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.file.FileLeaseRepository;
+import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code lease status} and {@code lease list} as real processes: their table and JSON show exactly
+ * what the repository holds, and the holder's liveness as judged from this machine.
+ */
+class InspectProcessTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path temp;
+
+  private List<String> repository;
+
+  private String[] args(String... args) {
+    List<String> all = new ArrayList<>(List.of(args[0]));
+    all.addAll(repository);
+    all.addAll(List.of(args).subList(1, args.length));
+    return all.toArray(String[]::new);
+  }
+
+  private LeaseRepository open(String kind) {
+    Path store = temp.resolve("store");
+    return kind.equals("--db") ? SqliteLeaseRepository.open(store) : FileLeaseRepository.open(store);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"--db", "--dir"})
+  void statusAndListShowWhatTheRepositoryHoldsInTableAndJson(String kind) throws Exception {
+    repository = List.of(kind, temp.resolve("store").toString());
+    for (int i = 0; i < 2; i++) { // two runs: generation 2, released
+      assertThat(LeaseTool.run(args("run", "batch", "--", "true")).awaitExit()).isZero();
+    }
+    // Renewals every 5 minutes: the record stays at one revision while the test reads it.
+    try (LeaseTool holder =
+        LeaseTool.start(
+            args("run", "--ttl", "20m", "api", "--", "sh", "-c", "echo running; read line"))) {
+      holder.awaitStdout("running");
+      List<LeaseSnapshot> stored;
+      try (LeaseRepository leases = open(kind)) {
+        stored = new ArrayList<>(leases.loadAll());
+      }
+      stored.sort(Comparator.comparing(LeaseSnapshot::key));
+      LeaseSnapshot api = stored.get(0);
+      LeaseSnapshot batch = stored.get(1);
+      assertThat(api.key()).isEqualTo("api");
+      assertThat(api.holder().process().pid()).isEqualTo(holder.pid());
+      assertThat(batch.generation()).isEqualTo(2);
+
+      JsonNode status = JSON.readTree(LeaseTool.run(args("status", "api", "--json")).stdout());
+      assertMatches(status, api, "alive");
+
+      JsonNode list = JSON.readTree(LeaseTool.run(args("list", "--json")).stdout());
+      assertThat(list).hasSize(2);
+      assertMatches(list.get(0), api, "alive");
+      assertMatches(list.get(1), batch, null);
+
+      List<String> table = LeaseTool.run(args("list")).stdoutLines();
+      assertThat(table).hasSize(3);
+      assertThat(table.get(0).split("\\s+")).containsExactlyElementsOf(TableRenderer.HEADER);
+      assertThat(table.get(1).split("\\s+")).containsExactlyElementsOf(row(api, "alive"));
+      assertThat(table.get(2).split("\\s+")).containsExactlyElementsOf(row(batch, "-"));
+      List<String> statusTable = LeaseTool.run(args("status", "api")).stdoutLines();
+      assertThat(statusTable).hasSize(2);
+      assertThat(statusTable.get(0).split("\\s+")).containsExactlyElementsOf(TableRenderer.HEADER);
+      assertThat(statusTable.get(1).split("\\s+")).containsExactlyElementsOf(row(api, "alive"));
+
+      holder.writeLine("done");
+      assertThat(holder.awaitExit()).isZero();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"--db", "--dir"})
+  void statusOfAKeyNeverAcquiredSaysAbsent(String kind) throws Exception {
+    repository = List.of(kind, temp.resolve("store").toString());
+
+    LeaseTool json = LeaseTool.run(args("status", "nothing-here", "--json"));
+    LeaseTool table = LeaseTool.run(args("status", "nothing-here"));
+
+    assertThat(json.awaitExit()).isZero();
+    assertThat(JSON.readTree(json.stdout()))
+        .isEqualTo(JSON.readTree("{\"key\":\"nothing-here\",\"state\":\"absent\"}"));
+    assertThat(table.stdout()).isEqualTo("lease 'nothing-here' is absent: never acquired, or pruned");
+  }
+
+  private static void assertMatches(JsonNode node, LeaseSnapshot snapshot, String process) {
+    assertThat(node.get("key").asText()).isEqualTo(snapshot.key());
+    assertThat(node.get("state").asText()).isEqualTo(snapshot.isHeld() ? "held" : "released");
+    assertThat(node.get("generation").asLong()).isEqualTo(snapshot.generation());
+    assertThat(node.get("revision").asLong()).isEqualTo(snapshot.revision());
+    JsonNode holder = node.get("holder");
+    assertThat(holder.get("host").asText()).isEqualTo(snapshot.holder().process().host());
+    assertThat(holder.get("pid").asLong()).isEqualTo(snapshot.holder().process().pid());
+    assertThat(holder.get("bootId").asText()).isEqualTo(snapshot.holder().process().bootId());
+    assertThat(holder.get("pidNamespace").asText())
+        .isEqualTo(snapshot.holder().process().pidNamespace());
+    assertThat(holder.get("processStart").asText())
+        .isEqualTo(snapshot.holder().process().processStart());
+    assertThat(holder.get("handle").asText()).isEqualTo(snapshot.holder().handleId());
+    if (process == null) {
+      assertThat(node.get("process").isNull()).isTrue();
+    } else {
+      assertThat(node.get("process").asText()).isEqualTo(process);
+    }
+    assertThat(node.get("observedUnchangedMillis").asLong()).isZero();
+    assertThat(node.get("updatedAt").asText()).isEqualTo(snapshot.updatedAt().toString());
+  }
+
+  private static List<String> row(LeaseSnapshot snapshot, String process) {
+    return List.of(
+        snapshot.key(),
+        snapshot.isHeld() ? "held" : "released",
+        Long.toString(snapshot.generation()),
+        Long.toString(snapshot.revision()),
+        snapshot.holder().process().host(),
+        Long.toString(snapshot.holder().process().pid()),
+        process,
+        "0s",
+        snapshot.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+}

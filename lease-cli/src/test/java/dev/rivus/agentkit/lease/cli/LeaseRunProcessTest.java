@@ -1,0 +1,200 @@
+package dev.rivus.agentkit.lease.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code lease run} as a real process: one runner per key, takeover of dead and stopped holders. */
+class LeaseRunProcessTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path leases;
+
+  /** The repository option of each test: the SQLite default unless a test says otherwise. */
+  private List<String> repository;
+
+  @BeforeEach
+  void useTheDefaultKindOfRepository() {
+    repository = List.of("--db", leases.resolve("state/leases.db").toString());
+  }
+
+  private String[] run(String key, String... commandAndOptions) {
+    List<String> args = new ArrayList<>(List.of("run"));
+    args.addAll(repository);
+    args.addAll(List.of(commandAndOptions));
+    int delimiter = args.indexOf("--");
+    args.add(delimiter, key);
+    return args.toArray(String[]::new);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"--db", "--dir"})
+  void exactlyOneOfTwoConcurrentRunsRunsItsCommandAndTheOtherExitsWithTheHeldCode(String kind) {
+    repository = List.of(kind, leases.resolve("store").toString());
+    String[] args =
+        run(
+            "nightly",
+            "--",
+            "sh",
+            "-c",
+            "echo \"started key=$LEASE_KEY token=$LEASE_TOKEN\"; read line; exit 3");
+    try (LeaseTool first = LeaseTool.start(args);
+        LeaseTool second = LeaseTool.start(args)) {
+      await("one runner to start its command or both to end")
+          .atMost(LeaseTool.PATIENCE)
+          .until(() -> started(first) || started(second) || !first.isAlive() && !second.isAlive());
+      LeaseTool winner = started(first) ? first : second;
+      LeaseTool loser = winner == first ? second : first;
+
+      assertThat(loser.awaitExit()).as("%s", loser).isEqualTo(ExitCodes.HELD);
+      assertThat(loser.stdout()).doesNotContain("started");
+      assertThat(loser.stderrLines())
+          .singleElement()
+          .asString()
+          .contains("'nightly' is held by", "pid " + winner.pid(), "generation 1");
+      assertThat(winner.awaitStdout("started (.*)")).isEqualTo("key=nightly token=1");
+
+      winner.writeLine("done");
+      assertThat(winner.awaitExit()).as("the command's own exit code").isEqualTo(3);
+    }
+  }
+
+  private String[] inspect(String command, String key) {
+    List<String> args = new ArrayList<>(List.of(command));
+    args.addAll(repository);
+    args.addAll(List.of(key, "--json"));
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void sigtermToLeaseStopsItsCommandReleasesTheLeaseAndExitsWithTheSignalCode() throws Exception {
+    try (LeaseTool holder =
+        LeaseTool.start(
+            run(
+                "service",
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo child got TERM; exit 143' TERM; echo child=$$;"
+                    + " while :; do sleep 0.1; done"))) {
+      long child = Long.parseLong(holder.awaitStdout("child=(\\d+)"));
+
+      holder.signal("TERM");
+
+      assertThat(holder.awaitExit()).as("%s", holder).isEqualTo(128 + 15);
+      assertThat(holder.stdout()).contains("child got TERM");
+      assertThat(LeaseTool.isRunning(child)).isFalse();
+    }
+    JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "service")).stdout());
+    assertThat(status.get("state").asText()).isEqualTo("released");
+    assertThat(status.get("generation").asLong()).isEqualTo(1);
+  }
+
+  @Test
+  void aCommandThatIsNotFoundExits127AndTheLeaseIsReleased() throws Exception {
+    LeaseTool lease = LeaseTool.run(run("missing", "--", "no-such-command-for-lease-tests"));
+
+    assertThat(lease.awaitExit()).as("%s", lease).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(lease.stderr()).contains("no-such-command-for-lease-tests");
+    JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "missing")).stdout());
+    assertThat(status.get("state").asText()).isEqualTo("released");
+  }
+
+  private static boolean started(LeaseTool tool) {
+    return tool.stdoutLines().stream().anyMatch(line -> line.startsWith("started"));
+  }
+
+  @Test
+  void killingLeaseWithSigkillTakesItsCommandAlongAndANewRunTakesOverAtOnce() throws Exception {
+    long child;
+    try (LeaseTool holder =
+        LeaseTool.start(
+            run("deploy", "--ttl", "60s", "--", "sh", "-c", "echo child=$$; exec sleep 600"))) {
+      child = Long.parseLong(holder.awaitStdout("child=(\\d+)"));
+      assertThat(LeaseTool.isRunning(child)).isTrue();
+
+      holder.signal("KILL");
+
+      assertThat(holder.awaitExit()).isEqualTo(128 + 9);
+      LeaseTool.awaitGone(child, Duration.ofSeconds(10));
+
+      JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "deploy")).stdout());
+      assertThat(status.get("state").asText()).isEqualTo("held");
+      assertThat(status.get("holder").get("pid").asLong()).isEqualTo(holder.pid());
+      assertThat(status.get("process").asText()).as("judged from here").isEqualTo("dead");
+    }
+
+    // Without --wait and with a 60 s TTL: only an immediate takeover of the dead holder succeeds.
+    LeaseTool next =
+        LeaseTool.run(run("deploy", "--ttl", "60s", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
+    assertThat(next.awaitExit()).as("%s", next).isZero();
+    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("2");
+  }
+
+  @Test
+  void aStoppedHolderIsTakenOverAfterTheTtlAndOnResumeItsCommandIsTerminatedAndItExitsLost() {
+    String ttl = "3s";
+    String[] timing = {"--ttl", ttl, "--heartbeat", "500ms"};
+    try (LeaseTool stopped =
+        LeaseTool.start(
+            run(
+                "ingest",
+                timing[0],
+                timing[1],
+                timing[2],
+                timing[3],
+                "--grace",
+                "20s",
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo child got TERM; exit 143' TERM; echo child=$$;"
+                    + " while :; do sleep 0.1; done"))) {
+      long child = Long.parseLong(stopped.awaitStdout("child=(\\d+)"));
+      stopped.signal("STOP");
+
+      long start = System.nanoTime();
+      LeaseTool successor =
+          LeaseTool.start(
+              run(
+                  "ingest",
+                  timing[0],
+                  timing[1],
+                  timing[2],
+                  timing[3],
+                  "--wait",
+                  "60s",
+                  "--",
+                  "sh",
+                  "-c",
+                  "echo token=$LEASE_TOKEN"));
+      successor.closeStdin();
+      assertThat(successor.awaitStderr("(is held by .*)"))
+          .contains("pid " + stopped.pid(), "generation 1", "alive", "waiting up to 1m");
+      assertThat(successor.awaitExit()).as("%s", successor).isZero();
+      Duration waited = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(successor.awaitStdout("token=(\\d+)")).isEqualTo("2");
+      assertThat(waited).as("taken over only after the TTL").isGreaterThan(Duration.ofSeconds(3));
+      assertThat(LeaseTool.isRunning(child)).as("the stopped holder's command still runs").isTrue();
+
+      stopped.signal("CONT");
+
+      assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
+      assertThat(stopped.stdout()).contains("child got TERM");
+      assertThat(stopped.stderr()).contains("'ingest' generation 1");
+      LeaseTool.awaitGone(child, Duration.ofSeconds(10));
+    }
+  }
+}

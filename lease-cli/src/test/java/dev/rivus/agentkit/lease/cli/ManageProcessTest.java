@@ -1,0 +1,136 @@
+package dev.rivus.agentkit.lease.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Managing leases with the real tool: an operator's forced release, pruning, and the default database
+ * that is created with its directory.
+ */
+class ManageProcessTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path temp;
+
+  private String[] args(String command, String... rest) {
+    List<String> all = new ArrayList<>(List.of(command, "--db", temp.resolve("leases.db").toString()));
+    all.addAll(List.of(rest));
+    return all.toArray(String[]::new);
+  }
+
+  @Test
+  void forcedReleaseRefusesAnotherGenerationAndStopsTheHolderOfTheRightOne() throws Exception {
+    try (LeaseTool holder =
+        LeaseTool.start(
+            args(
+                "run",
+                "--ttl",
+                "4s",
+                "--heartbeat",
+                "1s",
+                "stuck",
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo child got TERM; exit 143' TERM; echo running;"
+                    + " while :; do sleep 0.1; done"))) {
+      holder.awaitStdout("running");
+
+      LeaseTool wrong = LeaseTool.run(args("release", "stuck", "--generation", "2"));
+      assertThat(wrong.awaitExit()).as("%s", wrong).isEqualTo(ExitCodes.REFUSED);
+      assertThat(wrong.stderrLines())
+          .singleElement()
+          .asString()
+          .contains("'stuck' is at generation 1 (held), not 2; nothing released");
+      assertThat(holder.isAlive()).isTrue();
+
+      LeaseTool right = LeaseTool.run(args("release", "stuck", "--generation", "1"));
+      assertThat(right.awaitExit()).as("%s", right).isZero();
+      assertThat(right.stdout()).startsWith("released lease 'stuck' generation 1");
+
+      assertThat(holder.awaitExit()).as("%s", holder).isEqualTo(ExitCodes.LOST);
+      assertThat(holder.stdout()).contains("child got TERM");
+    }
+    LeaseTool again = LeaseTool.run(args("release", "stuck", "--generation", "1"));
+    assertThat(again.awaitExit()).isZero();
+    assertThat(again.stdout()).contains("already released");
+    JsonNode status = JSON.readTree(LeaseTool.run(args("status", "stuck", "--json")).stdout());
+    assertThat(status.get("state").asText()).isEqualTo("released");
+    assertThat(status.get("generation").asLong()).isEqualTo(1);
+
+    LeaseTool next = LeaseTool.run(args("run", "stuck", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
+    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("2");
+  }
+
+  @Test
+  void releaseOfAKeyWithoutARecordIsRefused() {
+    LeaseTool release = LeaseTool.run(args("release", "never", "--generation", "1"));
+
+    assertThat(release.awaitExit()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(release.stderr()).isEqualTo("lease release: lease 'never' has no record; nothing released");
+  }
+
+  @Test
+  void pruneRemovesTombstonesAndTheNextGenerationIsStillHigher() throws Exception {
+    assertThat(LeaseTool.run(args("run", "old", "--", "true")).awaitExit()).isZero();
+    assertThat(LeaseTool.run(args("run", "old", "--", "true")).awaitExit()).isZero();
+
+    LeaseTool keep = LeaseTool.run(args("prune", "--older-than", "1h"));
+    assertThat(keep.stdout()).isEqualTo("pruned 0 tombstones older than 1h");
+    LeaseTool prune = LeaseTool.run(args("prune", "--older-than", "0s"));
+    assertThat(prune.awaitExit()).isZero();
+    assertThat(prune.stdout()).isEqualTo("pruned 1 tombstone older than 0s");
+
+    assertThat(JSON.readTree(LeaseTool.run(args("list", "--json")).stdout())).isEmpty();
+    assertThat(JSON.readTree(LeaseTool.run(args("status", "old", "--json")).stdout()).get("state").asText())
+        .isEqualTo("absent");
+    LeaseTool next = LeaseTool.run(args("run", "old", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
+    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("3");
+  }
+
+  @Test
+  void pruneIsAUsageErrorWhereTheRepositoryCannotPrune() {
+    LeaseTool prune =
+        LeaseTool.run("prune", "--dir", temp.resolve("files").toString(), "--older-than", "0s");
+
+    assertThat(prune.awaitExit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(prune.stderrLines()).singleElement().asString().contains("cannot prune");
+  }
+
+  @Test
+  void theDefaultDatabaseIsCreatedWithItsDirectoryUnderXdgStateHomeOrLeaseDb() throws Exception {
+    Path state = temp.resolve("state");
+    Map<String, String> xdg = new HashMap<>();
+    xdg.put("LEASE_DB", null);
+    xdg.put("XDG_STATE_HOME", state.toString());
+    LeaseTool first = LeaseTool.start(xdg, "run", "job", "--", "true");
+    first.closeStdin();
+    assertThat(first.awaitExit()).as("%s", first).isZero();
+    assertThat(state.resolve("lease/leases.db")).isRegularFile();
+
+    Path explicit = temp.resolve("elsewhere/deep/leases.db");
+    LeaseTool second = LeaseTool.start(Map.of("LEASE_DB", explicit.toString()), "run", "other", "--", "true");
+    second.closeStdin();
+    assertThat(second.awaitExit()).as("%s", second).isZero();
+    assertThat(explicit).isRegularFile();
+
+    LeaseTool list = LeaseTool.start(xdg, "list", "--json");
+    list.closeStdin();
+    list.awaitExit();
+    JsonNode listed = JSON.readTree(list.stdout());
+    assertThat(listed).as("the XDG database holds only its own key").hasSize(1);
+    assertThat(listed.get(0).get("key").asText()).isEqualTo("job");
+    assertThat(Files.exists(temp.resolve("leases.db"))).isFalse();
+  }
+}
