@@ -1,8 +1,8 @@
 /**
  * The {@code lease} command: runs any command under a lease, and inspects and manages leases.
  *
- * <p>A tool, not a library: it exports nothing. Its command classes are open to picocli, which fills
- * their annotated fields reflectively.
+ * <p>A tool, not a library: it exports nothing. Its command classes are open to picocli, which
+ * fills their annotated fields reflectively.
  */
 module dev.rivus.agentkit.lease.cli {
   requires static org.jspecify;

@@ -3,8 +3,8 @@
  *
  * <p>{@code LeaseRepositoryContract} checks a repository in one process; {@code
  * CrossProcessLeaseContract} checks takeover and fencing between real child JVMs, which run {@code
- * LeaseHolderMain} with the adapter's {@code RepositoryFactory}. Adapter modules extend the suites in
- * their own tests.
+ * LeaseHolderMain} with the adapter's {@code RepositoryFactory}. Adapter modules extend the suites
+ * in their own tests.
  */
 module dev.rivus.agentkit.lease.testkit {
   requires transitive dev.rivus.agentkit.lease;

@@ -1,8 +1,8 @@
 package dev.rivus.agentkit.lease;
 
 /**
- * The fencing token handed to fenced work: the key and generation to pass to the protected resource,
- * and a place to register cancel actions for blocking calls that ignore interrupts.
+ * The fencing token handed to fenced work: the key and generation to pass to the protected
+ * resource, and a place to register cancel actions for blocking calls that ignore interrupts.
  *
  * <p>Thread-safe. Valid only while the fenced work that received it runs.
  */
@@ -16,8 +16,8 @@ public interface FenceToken {
   String key();
 
   /**
-   * Returns the generation: the fencing token a resource compares, refusing anything smaller than the
-   * highest it has seen.
+   * Returns the generation: the fencing token a resource compares, refusing anything smaller than
+   * the highest it has seen.
    *
    * @return the generation, at least 1
    */
@@ -32,8 +32,8 @@ public interface FenceToken {
 
   /**
    * Registers an action to run once when the lease is lost while the work runs, for example {@code
-   * statement::cancel} for a JDBC call that ignores interrupts. Actions run on a library thread, not
-   * the work's; if the lease is already lost, the action runs at once. In {@link
+   * statement::cancel} for a JDBC call that ignores interrupts. Actions run on a library thread,
+   * not the work's; if the lease is already lost, the action runs at once. In {@link
    * Lease#runFencedUninterruptibly(FencedWork)} actions do not run: that work is left to settle.
    *
    * @param cancelAction the action; exceptions it throws are logged and otherwise ignored

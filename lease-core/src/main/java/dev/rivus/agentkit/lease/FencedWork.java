@@ -1,8 +1,8 @@
 package dev.rivus.agentkit.lease;
 
 /**
- * Work run under a lease's fence by {@link Lease#runFenced(FencedWork)}. It receives the fencing token
- * to pass on to the resource it writes.
+ * Work run under a lease's fence by {@link Lease#runFenced(FencedWork)}. It receives the fencing
+ * token to pass on to the resource it writes.
  *
  * @param <T> the result type
  * @param <X> the checked exception the work may throw
@@ -16,7 +16,8 @@ public interface FencedWork<T, X extends Exception> {
    * @param token the handle's fencing token, valid while the work runs
    * @return the result
    * @throws X if the work fails
-   * @throws InterruptedException if the work was interrupted (on loss of the lease, or from elsewhere)
+   * @throws InterruptedException if the work was interrupted (on loss of the lease, or from
+   *     elsewhere)
    */
   T run(FenceToken token) throws X, InterruptedException;
 }

@@ -4,11 +4,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A helper for a resource that checks fencing tokens itself: it remembers the highest generation seen
- * per key and refuses anything smaller. This is the strongest protection a lease can give: the resource
- * refuses a stale writer even if that writer bypasses the fence or runs on another machine.
+ * A helper for a resource that checks fencing tokens itself: it remembers the highest generation
+ * seen per key and refuses anything smaller. This is the strongest protection a lease can give: the
+ * resource refuses a stale writer even if that writer bypasses the fence or runs on another
+ * machine.
  *
- * <p>Thread-safe; the check and the update are one atomic step. Memory grows with the number of keys.
+ * <p>Thread-safe; the check and the update are one atomic step. Memory grows with the number of
+ * keys.
  */
 public final class FencingTokens {
 
@@ -22,8 +24,8 @@ public final class FencingTokens {
    *
    * @param key the lease key
    * @param generation the writer's fencing token
-   * @return {@code true} if admitted (and remembered), {@code false} if a higher one was seen: refuse
-   *     the write
+   * @return {@code true} if admitted (and remembered), {@code false} if a higher one was seen:
+   *     refuse the write
    */
   public boolean admit(String key, long generation) {
     LeaseKeys.requireValid(key);

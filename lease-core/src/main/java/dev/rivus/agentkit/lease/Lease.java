@@ -5,10 +5,10 @@ import java.util.concurrent.CompletionStage;
 /**
  * A held lease: one owner of one key, with a fencing token (the {@link #generation()}).
  *
- * <p>Obtained from {@link LeaseManager#acquire(String)}. The manager renews it every heartbeat until it
- * is closed or lost. Close it with try-with-resources: closing stops the heartbeat and releases the
- * lease, leaving a tombstone so the next holder gets a higher generation. Loss is final: a lost handle
- * never holds again.
+ * <p>Obtained from {@link LeaseManager#acquire(String)}. The manager renews it every heartbeat
+ * until it is closed or lost. Close it with try-with-resources: closing stops the heartbeat and
+ * releases the lease, leaving a tombstone so the next holder gets a higher generation. Loss is
+ * final: a lost handle never holds again.
  *
  * <p>Thread-safe: a lease may be used and closed from any thread.
  */
@@ -22,8 +22,8 @@ public interface Lease extends AutoCloseable {
   String key();
 
   /**
-   * Returns this handle's generation, the fencing token. It is higher than every generation handed out
-   * for this key before.
+   * Returns this handle's generation, the fencing token. It is higher than every generation handed
+   * out for this key before.
    *
    * @return the generation, at least 1
    */
@@ -52,21 +52,22 @@ public interface Lease extends AutoCloseable {
   CompletionStage<LeaseLost> lost();
 
   /**
-   * Runs {@code work} under the key's fence if this handle still holds the lease, and interrupts it if
-   * the lease is lost meanwhile.
+   * Runs {@code work} under the key's fence if this handle still holds the lease, and interrupts it
+   * if the lease is lost meanwhile.
    *
-   * <p>Takes the repository's per-key fence (waiting for a predecessor's fenced work to end), re-reads
-   * the record, and runs the work on the calling thread only if the record still names this handle and
-   * generation. If the lease is lost while the work runs, the thread is interrupted and the token's
-   * cancel actions run; the fence is released only when the work has ended. No interrupt delivered by
-   * the library is left on the thread afterwards; an interrupt from elsewhere is kept.
+   * <p>Takes the repository's per-key fence (waiting for a predecessor's fenced work to end),
+   * re-reads the record, and runs the work on the calling thread only if the record still names
+   * this handle and generation. If the lease is lost while the work runs, the thread is interrupted
+   * and the token's cancel actions run; the fence is released only when the work has ended. No
+   * interrupt delivered by the library is left on the thread afterwards; an interrupt from
+   * elsewhere is kept.
    *
    * @param work the work; it receives the fencing token
    * @param <T> the result type
    * @param <X> the checked exception the work may throw
    * @return the work's result
-   * @throws LeaseLost if the lease was lost before or while waiting for the fence, at the re-read, or
-   *     while the work ran (then the work's own failure, if any, is attached as suppressed)
+   * @throws LeaseLost if the lease was lost before or while waiting for the fence, at the re-read,
+   *     or while the work ran (then the work's own failure, if any, is attached as suppressed)
    * @throws X if the work failed while the lease was held
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
    * @throws LeaseRepositoryFailure if the fence or the record could not be read
@@ -74,9 +75,9 @@ public interface Lease extends AutoCloseable {
   <T, X extends Exception> T runFenced(FencedWork<T, X> work) throws X, InterruptedException;
 
   /**
-   * Like {@link #runFenced(FencedWork)}, but the work is never interrupted or cancelled by the library:
-   * if the lease is lost while it runs, the fence waits for it to settle and the loss is reported
-   * after it, as {@link LeaseLost}.
+   * Like {@link #runFenced(FencedWork)}, but the work is never interrupted or cancelled by the
+   * library: if the lease is lost while it runs, the fence waits for it to settle and the loss is
+   * reported after it, as {@link LeaseLost}.
    *
    * @param work the work; it receives the fencing token
    * @param <T> the result type
@@ -91,9 +92,9 @@ public interface Lease extends AutoCloseable {
       throws X, InterruptedException;
 
   /**
-   * Runs {@code work} on the calling thread and interrupts it if the lease is lost meanwhile, without
-   * taking the fence. Use it for long work whose writes are fenced separately, or that must simply
-   * stop when the lease is gone.
+   * Runs {@code work} on the calling thread and interrupts it if the lease is lost meanwhile,
+   * without taking the fence. Use it for long work whose writes are fenced separately, or that must
+   * simply stop when the lease is gone.
    *
    * @param work the work
    * @param <T> the result type
@@ -106,10 +107,10 @@ public interface Lease extends AutoCloseable {
   <T, X extends Exception> T runUntilLost(LeaseWork<T, X> work) throws X, InterruptedException;
 
   /**
-   * Stops the heartbeat and releases the lease, leaving a tombstone with this generation. Interrupts
-   * fenced work still running on other threads, and completes {@link #lost()} with reason {@link
-   * LeaseLost.Reason#RELEASED}. Does nothing if already closed. A release the repository refuses is
-   * logged, not thrown: the lease then expires after the TTL.
+   * Stops the heartbeat and releases the lease, leaving a tombstone with this generation.
+   * Interrupts fenced work still running on other threads, and completes {@link #lost()} with
+   * reason {@link LeaseLost.Reason#RELEASED}. Does nothing if already closed. A release the
+   * repository refuses is logged, not thrown: the lease then expires after the TTL.
    */
   @Override
   void close();

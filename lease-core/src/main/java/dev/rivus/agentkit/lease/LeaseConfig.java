@@ -6,10 +6,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The timing of the leases one {@link LeaseManager} holds. Immutable; validated once, when created.
  *
- * <p>A holder renews every {@code heartbeat}. Another process may take a lease over when it has seen
- * the same record unchanged for {@code ttl} on its own monotonic clock, so a holder that cannot renew
- * treats its lease as lost no later than {@code ttl} after the start of its last successful renewal.
- * {@code heartbeat × 2 ≤ ttl} leaves room for at least one retry of a failed renewal.
+ * <p>A holder renews every {@code heartbeat}. Another process may take a lease over when it has
+ * seen the same record unchanged for {@code ttl} on its own monotonic clock, so a holder that
+ * cannot renew treats its lease as lost no later than {@code ttl} after the start of its last
+ * successful renewal. {@code heartbeat × 2 ≤ ttl} leaves room for at least one retry of a failed
+ * renewal.
  *
  * @param ttl how long a record may stay unchanged before an observer may take the lease over
  * @param heartbeat how often the holder renews
@@ -21,7 +22,8 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
    *
    * @param ttl see the class description
    * @param heartbeat see the class description
-   * @throws LeaseConfigInvalid if a duration is null or not positive, or {@code heartbeat × 2 > ttl}
+   * @throws LeaseConfigInvalid if a duration is null or not positive, or {@code heartbeat × 2 >
+   *     ttl}
    */
   public LeaseConfig {
     requirePositive("ttl", ttl);
@@ -45,7 +47,8 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
    * @param ttl how long a record may stay unchanged before an observer may take the lease over
    * @param heartbeat how often the holder renews; at most half the TTL
    * @return the validated configuration
-   * @throws LeaseConfigInvalid if a duration is null or not positive, or {@code heartbeat × 2 > ttl}
+   * @throws LeaseConfigInvalid if a duration is null or not positive, or {@code heartbeat × 2 >
+   *     ttl}
    */
   public static LeaseConfig of(@Nullable Duration ttl, @Nullable Duration heartbeat) {
     return new LeaseConfig(ttl, heartbeat);

@@ -1,8 +1,8 @@
 package dev.rivus.agentkit.lease;
 
 /**
- * A lease configuration was rejected before anything started: a duration was missing, not positive, or
- * the heartbeat was too slow for the TTL. The message names the setting and the value.
+ * A lease configuration was rejected before anything started: a duration was missing, not positive,
+ * or the heartbeat was too slow for the TTL. The message names the setting and the value.
  */
 public final class LeaseConfigInvalid extends LeaseException {
 

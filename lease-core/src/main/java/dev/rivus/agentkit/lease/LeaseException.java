@@ -3,9 +3,10 @@ package dev.rivus.agentkit.lease;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The root of every expected failure of the lease library. It is sealed: a caller can handle each case
- * exhaustively ({@link LeaseHeld}, {@link LeaseLost}, {@link LeaseConfigInvalid}, {@link
- * LeaseRepositoryFailure}, {@link RevisionConflict}), and each subtype carries the facts it is about.
+ * The root of every expected failure of the lease library. It is sealed: a caller can handle each
+ * case exhaustively ({@link LeaseHeld}, {@link LeaseLost}, {@link LeaseConfigInvalid}, {@link
+ * LeaseRepositoryFailure}, {@link RevisionConflict}), and each subtype carries the facts it is
+ * about.
  *
  * <p>Instances are immutable and safe to share between threads.
  */

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Another live holder owns the lease: {@link LeaseManager#acquire} failed fast, or its wait ended. The
- * facts say who holds it, with which generation, and how long this observer has seen the record
+ * Another live holder owns the lease: {@link LeaseManager#acquire} failed fast, or its wait ended.
+ * The facts say who holds it, with which generation, and how long this observer has seen the record
  * unchanged (the lease may be taken over when that reaches the TTL).
  */
 public final class LeaseHeld extends LeaseException {

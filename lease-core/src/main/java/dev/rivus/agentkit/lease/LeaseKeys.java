@@ -3,8 +3,8 @@ package dev.rivus.agentkit.lease;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rule every lease key follows: any string of 1 to {@link #MAX_LENGTH} characters. Keys may hold
- * any characters (slashes, dots, unicode); repositories never let a key escape their storage.
+ * The rule every lease key follows: any string of 1 to {@link #MAX_LENGTH} characters. Keys may
+ * hold any characters (slashes, dots, unicode); repositories never let a key escape their storage.
  */
 public final class LeaseKeys {
 

@@ -4,8 +4,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A lease handle no longer holds its lease. Loss is final for a handle: acquiring the key again gives a
- * new handle with a higher generation, and everything guarded by this handle's token is refused.
+ * A lease handle no longer holds its lease. Loss is final for a handle: acquiring the key again
+ * gives a new handle with a higher generation, and everything guarded by this handle's token is
+ * refused.
  */
 public final class LeaseLost extends LeaseException {
 
@@ -125,8 +126,8 @@ public final class LeaseLost extends LeaseException {
   }
 
   /**
-   * Returns a fresh exception with the same facts, whose stack trace shows the caller that meets the
-   * loss; the original is its cause.
+   * Returns a fresh exception with the same facts, whose stack trace shows the caller that meets
+   * the loss; the original is its cause.
    *
    * @return a new {@code LeaseLost} to throw
    */

@@ -31,8 +31,8 @@ public interface LeaseManager extends AutoCloseable {
   }
 
   /**
-   * Creates a manager on the given platform (clock, scheduler, host and process facts), for example a
-   * {@code FakePlatform} in tests.
+   * Creates a manager on the given platform (clock, scheduler, host and process facts), for example
+   * a {@code FakePlatform} in tests.
    *
    * @param repository where lease records live; the manager does not close it
    * @param config TTL and heartbeat
@@ -47,10 +47,10 @@ public interface LeaseManager extends AutoCloseable {
   /**
    * Acquires the lease on {@code key}, failing fast if another live holder has it.
    *
-   * <p>Takes the lease at once if it is free, released, or held by a process on this machine that is
-   * gone (or whose pid now names another process); takes it over if this manager has seen the same
-   * record unchanged for the TTL on its own monotonic clock. The write that raises the generation is
-   * durable before this returns.
+   * <p>Takes the lease at once if it is free, released, or held by a process on this machine that
+   * is gone (or whose pid now names another process); takes it over if this manager has seen the
+   * same record unchanged for the TTL on its own monotonic clock. The write that raises the
+   * generation is durable before this returns.
    *
    * @param key the lease key (see {@link LeaseKeys})
    * @return the held lease
@@ -63,8 +63,8 @@ public interface LeaseManager extends AutoCloseable {
 
   /**
    * Acquires the lease on {@code key}, trying again until it holds the lease or {@code maxWait} has
-   * passed. The record is observed all along, so a holder that stops renewing is taken over within the
-   * wait once the TTL has passed.
+   * passed. The record is observed all along, so a holder that stops renewing is taken over within
+   * the wait once the TTL has passed.
    *
    * @param key the lease key (see {@link LeaseKeys})
    * @param maxWait how long to keep trying; zero means one try

@@ -17,7 +17,8 @@ public final class LeaseRepositoryFailure extends LeaseException {
   /**
    * Creates the failure.
    *
-   * @param key the key the operation was about, or {@code null} when it concerns the whole repository
+   * @param key the key the operation was about, or {@code null} when it concerns the whole
+   *     repository
    * @param message what happened, naming the file, table or server involved
    * @param cause the underlying failure, or {@code null}
    */

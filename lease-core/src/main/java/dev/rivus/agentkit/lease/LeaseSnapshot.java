@@ -5,15 +5,16 @@ import java.time.Instant;
 /**
  * One stored revision of a lease record, as a repository loads and saves it. Immutable.
  *
- * <p>{@code generation} is the fencing token: it rises by one on every acquisition and never goes back.
- * {@code revision} rises by one on every write (acquisition, renewal, release) and is what {@link
- * LeaseRepository#save} compares. {@code updatedAt} is the writer's wall-clock time, kept for people to
- * read; expiry is never decided from it.
+ * <p>{@code generation} is the fencing token: it rises by one on every acquisition and never goes
+ * back. {@code revision} rises by one on every write (acquisition, renewal, release) and is what
+ * {@link LeaseRepository#save} compares. {@code updatedAt} is the writer's wall-clock time, kept
+ * for people to read; expiry is never decided from it.
  *
  * @param key the lease key
- * @param generation the fencing token of the current or last holder; {@code 0} only for a floor left
- *     by pruning
- * @param revision the revision of this record; {@code 0} only for a floor left by pruning (no record)
+ * @param generation the fencing token of the current or last holder; {@code 0} only for a floor
+ *     left by pruning
+ * @param revision the revision of this record; {@code 0} only for a floor left by pruning (no
+ *     record)
  * @param state held, or released (a tombstone)
  * @param holder the current holder, or for a tombstone the last one
  * @param updatedAt the writer's wall-clock time of this revision, informational only
@@ -80,7 +81,8 @@ public record LeaseSnapshot(
   }
 
   /**
-   * Returns the record that a new acquisition writes over this one: generation and revision one higher.
+   * Returns the record that a new acquisition writes over this one: generation and revision one
+   * higher.
    *
    * @param newHolder the acquiring holder
    * @param now the writer's wall-clock time

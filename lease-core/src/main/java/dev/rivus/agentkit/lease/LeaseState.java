@@ -4,6 +4,8 @@ package dev.rivus.agentkit.lease;
 public enum LeaseState {
   /** A holder owns the key and renews the record. */
   HELD,
-  /** The last holder released the key; the record keeps its generation so the next one is higher. */
+  /**
+   * The last holder released the key; the record keeps its generation so the next one is higher.
+   */
   RELEASED
 }

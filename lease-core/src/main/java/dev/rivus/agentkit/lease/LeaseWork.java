@@ -14,7 +14,8 @@ public interface LeaseWork<T, X extends Exception> {
    *
    * @return the result
    * @throws X if the work fails
-   * @throws InterruptedException if the work was interrupted (on loss of the lease, or from elsewhere)
+   * @throws InterruptedException if the work was interrupted (on loss of the lease, or from
+   *     elsewhere)
    */
   T run() throws X, InterruptedException;
 }

@@ -4,8 +4,12 @@ package dev.rivus.agentkit.lease;
 public enum Liveness {
   /** The process runs: same process table, the pid exists and started when the record says. */
   ALIVE,
-  /** The process is gone, or its pid now belongs to another process: the lease may be taken at once. */
+  /**
+   * The process is gone, or its pid now belongs to another process: the lease may be taken at once.
+   */
   GONE,
-  /** The observer cannot tell (another host, pid namespace or boot, hidden /proc): wait for the TTL. */
+  /**
+   * The observer cannot tell (another host, pid namespace or boot, hidden /proc): wait for the TTL.
+   */
   UNKNOWN
 }

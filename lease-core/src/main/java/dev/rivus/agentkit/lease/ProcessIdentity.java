@@ -6,15 +6,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * Who a process is, in the terms needed to judge from another process whether it is still running.
  *
- * <p>A field that could not be read is {@code null}, meaning "unknown": an observer that lacks a fact
- * never concludes that the process is gone, it waits for the TTL instead.
+ * <p>A field that could not be read is {@code null}, meaning "unknown": an observer that lacks a
+ * fact never concludes that the process is gone, it waits for the TTL instead.
  *
  * @param host the host name, for people to read; liveness is judged by boot id and pid namespace
- * @param bootId the kernel's boot id ({@code /proc/sys/kernel/random/boot_id} on Linux), or {@code null}
+ * @param bootId the kernel's boot id ({@code /proc/sys/kernel/random/boot_id} on Linux), or {@code
+ *     null}
  * @param pidNamespace the pid namespace ({@code /proc/self/ns/pid} on Linux), or {@code null}
  * @param pid the process id within its pid namespace
- * @param processStart when the process started, in a form that tells two processes with the same pid
- *     apart (clock ticks since boot on Linux), or {@code null}
+ * @param processStart when the process started, in a form that tells two processes with the same
+ *     pid apart (clock ticks since boot on Linux), or {@code null}
  */
 public record ProcessIdentity(
     String host,

@@ -3,8 +3,8 @@ package dev.rivus.agentkit.lease;
 import java.util.OptionalLong;
 
 /**
- * A {@link LeaseRepository#save} found another revision than the one it was told to write over: another
- * writer moved the record first. Nothing was written.
+ * A {@link LeaseRepository#save} found another revision than the one it was told to write over:
+ * another writer moved the record first. Nothing was written.
  */
 public final class RevisionConflict extends LeaseException {
 
@@ -19,8 +19,8 @@ public final class RevisionConflict extends LeaseException {
    *
    * @param key the key of the record
    * @param expectedRevision the revision the writer expected ({@code 0} for "no record")
-   * @param actualRevision the revision found, {@code 0} for "no record", or a negative number when the
-   *     repository cannot tell
+   * @param actualRevision the revision found, {@code 0} for "no record", or a negative number when
+   *     the repository cannot tell
    */
   public RevisionConflict(String key, long expectedRevision, long actualRevision) {
     super(

@@ -1,12 +1,12 @@
 /**
- * Leases: one owner per task, named by a string key, with a fencing token (the generation) that never
- * goes backwards.
+ * Leases: one owner per task, named by a string key, with a fencing token (the generation) that
+ * never goes backwards.
  *
- * <p>Start with {@link dev.rivus.agentkit.lease.LeaseManager#create(LeaseRepository, LeaseConfig)}, acquire a
- * {@link dev.rivus.agentkit.lease.Lease} with try-with-resources, and guard writes with {@link
- * dev.rivus.agentkit.lease.Lease#runFenced(FencedWork)}. Every expected failure is a {@link
- * dev.rivus.agentkit.lease.LeaseException}. All types in this package are null-hostile: no parameter or
- * return value is null unless marked {@code @Nullable}.
+ * <p>Start with {@link dev.rivus.agentkit.lease.LeaseManager#create(LeaseRepository, LeaseConfig)},
+ * acquire a {@link dev.rivus.agentkit.lease.Lease} with try-with-resources, and guard writes with
+ * {@link dev.rivus.agentkit.lease.Lease#runFenced(FencedWork)}. Every expected failure is a {@link
+ * dev.rivus.agentkit.lease.LeaseException}. All types in this package are null-hostile: no
+ * parameter or return value is null unless marked {@code @Nullable}.
  */
 @NullMarked
 package dev.rivus.agentkit.lease;

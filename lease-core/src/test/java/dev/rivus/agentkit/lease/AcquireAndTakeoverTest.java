@@ -162,7 +162,8 @@ class AcquireAndTakeoverTest {
   void aHolderWhosePidNowNamesAnotherProcessIsTakenOverAtOnce() {
     Lease orphan = holder.acquire("task");
     ProcessIdentity reused =
-        new ProcessIdentity("build-7", Processes.BOOT, Processes.PID_NAMESPACE, 100, "ticks:999999");
+        new ProcessIdentity(
+            "build-7", Processes.BOOT, Processes.PID_NAMESPACE, 100, "ticks:999999");
     observerPlatform.markRunning(reused); // pid 100 runs, but started at another time
 
     try (Lease successor = observer.acquire("task")) {

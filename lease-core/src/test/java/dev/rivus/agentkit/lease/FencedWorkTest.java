@@ -21,9 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fenced work with real threads: the fence, the re-read, interruption on loss and its clean-up. Lease
- * time is fake; the holder loses its lease when the test moves its clock past the TTL while its
- * repository fails, or when a renewal finds the record taken over.
+ * Fenced work with real threads: the fence, the re-read, interruption on loss and its clean-up.
+ * Lease time is fake; the holder loses its lease when the test moves its clock past the TTL while
+ * its repository fails, or when a renewal finds the record taken over.
  */
 class FencedWorkTest {
 
@@ -49,7 +49,9 @@ class FencedWorkTest {
     successor.close();
   }
 
-  /** The holder's repository becomes unreachable and its clock passes the TTL: the lease expires. */
+  /**
+   * The holder's repository becomes unreachable and its clock passes the TTL: the lease expires.
+   */
   private void loseByExpiry(Lease lease) {
     holderRepository.startFailing();
     holderPlatform.advance(TTL);
@@ -69,7 +71,8 @@ class FencedWorkTest {
 
   @Test
   void anOldHandlesTokenIsRefusedOnceASuccessorAcquired() {
-    Lease old = holder.acquire("task"); // pid 100 is not running for the successor: taken over at once
+    Lease old =
+        holder.acquire("task"); // pid 100 is not running for the successor: taken over at once
     Lease next = successor.acquire("task");
     AtomicBoolean ran = new AtomicBoolean();
 
@@ -154,7 +157,8 @@ class FencedWorkTest {
                 throw new AssertionError("fenced work returned although the lease was lost");
               } catch (LeaseLost expected) {
                 assertThat(expected.reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
-                assertThat(expected.getSuppressed()).hasAtLeastOneElementOfType(InterruptedException.class);
+                assertThat(expected.getSuppressed())
+                    .hasAtLeastOneElementOfType(InterruptedException.class);
               }
               return Thread.currentThread().isInterrupted();
             });
@@ -251,7 +255,8 @@ class FencedWorkTest {
       assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
       worker.get().interrupt();
 
-      assertThat(outcome.get(WAIT_SECONDS, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+      assertThat(outcome.get(WAIT_SECONDS, TimeUnit.SECONDS))
+          .isInstanceOf(InterruptedException.class);
       assertThat(lease.isHeld()).isTrue();
     }
   }
@@ -324,7 +329,8 @@ class FencedWorkTest {
 
   @Test
   void waitingForTheFenceEndsWithLeaseLostWhenTheLeaseIsLost() throws Exception {
-    // The successor holds the fence with long work; the old holder, not yet aware it was taken over,
+    // The successor holds the fence with long work; the old holder, not yet aware it was taken
+    // over,
     // waits for the fence; its lease then expires.
     Lease old = holder.acquire("task");
     Lease next = successor.acquire("task");
@@ -460,7 +466,8 @@ class FencedWorkTest {
 
     assertThat(outcome.get(WAIT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOfSatisfying(
-            LeaseLost.class, lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.RELEASED));
+            LeaseLost.class,
+            lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.RELEASED));
   }
 
   private void observeHolderAsRunning() {

@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
-/** Wraps a repository and, when told to, fails or hangs every load and save like an unreachable store. */
+/**
+ * Wraps a repository and, when told to, fails or hangs every load and save like an unreachable
+ * store.
+ */
 final class FlakyRepository implements LeaseRepository {
 
   private final LeaseRepository delegate;

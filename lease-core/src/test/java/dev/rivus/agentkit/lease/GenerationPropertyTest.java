@@ -14,9 +14,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * For any interleaving of acquisitions, releases, renewals, clock steps and process deaths among three
- * fake processes, every acquisition of a key gets a generation higher than all before it, and fenced
- * work runs only for the handle whose generation the record holds.
+ * For any interleaving of acquisitions, releases, renewals, clock steps and process deaths among
+ * three fake processes, every acquisition of a key gets a generation higher than all before it, and
+ * fenced work runs only for the handle whose generation the record holds.
  */
 class GenerationPropertyTest {
 

@@ -46,7 +46,8 @@ class RenewalTest {
   }
 
   @Test
-  void aHolderThatCannotReachItsRepositoryLosesTheLeaseExactlyOneTtlAfterItsLastGoodRenewalStarted() {
+  void
+      aHolderThatCannotReachItsRepositoryLosesTheLeaseExactlyOneTtlAfterItsLastGoodRenewalStarted() {
     Lease lease = manager.acquire("task");
     platform.advance(HEARTBEAT); // last successful renewal starts here
     repository.startFailing();

@@ -35,8 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * SqliteLeaseRepository} (same file, same table, same row), in WAL mode.
  *
  * <ul>
- *   <li>{@code FULL_NORMAL}: the first transaction on a {@code synchronous=FULL} connection, the second
- *       on a {@code synchronous=NORMAL} one: the durability of the repository's default (the
+ *   <li>{@code FULL_NORMAL}: the first transaction on a {@code synchronous=FULL} connection, the
+ *       second on a {@code synchronous=NORMAL} one: the durability of the repository's default (the
  *       acquisition synced, the release not).
  *   <li>{@code FULL_FULL}: both on a {@code FULL} connection: the durability of {@code
  *       syncEveryWrite}.
@@ -98,7 +98,9 @@ public class RawSqliteFloorBenchmark {
     return revision;
   }
 
-  /** One connection at one sync level, with its statements prepared once, as the repository does. */
+  /**
+   * One connection at one sync level, with its statements prepared once, as the repository does.
+   */
   private static final class CompareAndSet {
     private final Connection connection;
     private final PreparedStatement begin;

@@ -4,8 +4,9 @@ import dev.rivus.agentkit.lease.platform.Platform;
 import java.util.Map;
 
 /**
- * What every {@code lease} command takes from its surroundings: the environment, the repositories it
- * can open and the platform (clocks, process facts). The real one reads the process; tests give fakes.
+ * What every {@code lease} command takes from its surroundings: the environment, the repositories
+ * it can open and the platform (clocks, process facts). The real one reads the process; tests give
+ * fakes.
  *
  * @param environment the process environment
  * @param repositories how to open the repositories named on the command line

@@ -39,7 +39,8 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
       // "lease run k ls -l" fails on "-l": the missing "--" is the real mistake.
       message = message + "; " + CommandDelimiter.HINT;
     }
-    return report(command.getErr(), name, ExitCodes.USAGE, message + " (see '" + name + " --help')", ex);
+    return report(
+        command.getErr(), name, ExitCodes.USAGE, message + " (see '" + name + " --help')", ex);
   }
 
   @Override

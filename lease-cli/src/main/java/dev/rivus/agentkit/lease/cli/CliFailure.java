@@ -1,8 +1,8 @@
 package dev.rivus.agentkit.lease.cli;
 
 /**
- * An expected failure of a {@code lease} command: a one-line message for stderr and the exit code to
- * leave with. Never printed with a stack trace.
+ * An expected failure of a {@code lease} command: a one-line message for stderr and the exit code
+ * to leave with. Never printed with a stack trace.
  */
 final class CliFailure extends RuntimeException {
 

@@ -6,8 +6,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * Insists on {@code --} between the key and the command of {@code lease run}: without it, an option
- * meant for the command ({@code lease run k ls -l}) could be taken for one of ours, or a typo in our
- * options for the command. The command is exactly what follows the first {@code --}.
+ * meant for the command ({@code lease run k ls -l}) could be taken for one of ours, or a typo in
+ * our options for the command. The command is exactly what follows the first {@code --}.
  */
 final class CommandDelimiter {
 

@@ -12,8 +12,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a command as a child process while a lease is held: with {@code LEASE_KEY} and {@code
- * LEASE_TOKEN} in its environment and this process's standard streams, until it exits or the lease is
- * lost. On loss the command is stopped (see {@link ChildTerminator}) and the result is the lost code.
+ * LEASE_TOKEN} in its environment and this process's standard streams, until it exits or the lease
+ * is lost. On loss the command is stopped (see {@link ChildTerminator}) and the result is the lost
+ * code.
  *
  * <p>Must be called on the thread that lives as long as the process (see {@link ParentDeathGuard}).
  */

@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where the default SQLite lease database lives: {@code $LEASE_DB} if set, else {@code
- * $XDG_STATE_HOME/lease/leases.db}, else {@code ~/.local/state/lease/leases.db} (the XDG base directory
- * default for state). Reads only the environment it is given.
+ * $XDG_STATE_HOME/lease/leases.db}, else {@code ~/.local/state/lease/leases.db} (the XDG base
+ * directory default for state). Reads only the environment it is given.
  */
 final class DatabasePath {
 

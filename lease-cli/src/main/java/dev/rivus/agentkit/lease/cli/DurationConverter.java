@@ -9,9 +9,9 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * Reads a duration from the command line: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code
- * 1d}, combinations such as {@code 1m30s}, or ISO-8601 such as {@code PT30S}. Negative durations are
- * refused. Stateless and thread-safe.
+ * Reads a duration from the command line: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h},
+ * {@code 1d}, combinations such as {@code 1m30s}, or ISO-8601 such as {@code PT30S}. Negative
+ * durations are refused. Stateless and thread-safe.
  */
 final class DurationConverter implements ITypeConverter<Duration> {
 

@@ -1,8 +1,8 @@
 package dev.rivus.agentkit.lease.cli;
 
 /**
- * The exit codes of {@code lease}. They follow {@code sysexits.h} where one fits, so that they do not
- * collide with the codes most commands use (0, 1, 2, 126, 127, 128 + signal). {@code lease run}
+ * The exit codes of {@code lease}. They follow {@code sysexits.h} where one fits, so that they do
+ * not collide with the codes most commands use (0, 1, 2, 126, 127, 128 + signal). {@code lease run}
  * otherwise exits with its command's own code.
  */
 final class ExitCodes {
@@ -39,14 +39,17 @@ final class ExitCodes {
 
   // One line per code for picocli's exitCodeList ("code:description"); annotations need constants.
   static final String OK_LINE = "  0:Success.";
-  static final String RUN_OK_LINE = "  0:The command exited with 0 (otherwise: the command's own code).";
-  static final String USAGE_LINE = " 64:Usage or configuration error: bad option, duration, key or TTL.";
+  static final String RUN_OK_LINE =
+      "  0:The command exited with 0 (otherwise: the command's own code).";
+  static final String USAGE_LINE =
+      " 64:Usage or configuration error: bad option, duration, key or TTL.";
   static final String REFUSED_LINE = " 65:Refused: no such lease, or it is at another generation.";
   static final String SOFTWARE_LINE = " 70:Internal error in lease itself.";
   static final String REPOSITORY_LINE =
       " 74:Repository failure: the lease store cannot be created, opened, read or written.";
   static final String HELD_LINE = " 75:The lease is held by another live holder; command not run.";
-  static final String LOST_LINE = " 76:The lease was lost while the command ran; it was terminated.";
+  static final String LOST_LINE =
+      " 76:The lease was lost while the command ran; it was terminated.";
   static final String EXEC_LINE = "126:The command could not be executed; 127: not found.";
 
   private ExitCodes() {}

@@ -9,9 +9,9 @@ import java.util.Optional;
 
 /**
  * An operator's release of a stuck lease: writes the tombstone of generation {@code N} over the
- * record, only while the record is still at generation {@code N}. The generation is kept, so the next
- * holder gets {@code N + 1}; the old holder, if it still runs, finds the record changed at its next
- * renewal and loses the lease.
+ * record, only while the record is still at generation {@code N}. The generation is kept, so the
+ * next holder gets {@code N + 1}; the old holder, if it still runs, finds the record changed at its
+ * next renewal and loses the lease.
  */
 final class ForcedRelease {
 
@@ -42,7 +42,8 @@ final class ForcedRelease {
               .orElseThrow(
                   () ->
                       new CliFailure(
-                          ExitCodes.REFUSED, "lease '" + key + "' has no record; nothing released"));
+                          ExitCodes.REFUSED,
+                          "lease '" + key + "' has no record; nothing released"));
       if (current.generation() != generation) {
         throw new CliFailure(
             ExitCodes.REFUSED,

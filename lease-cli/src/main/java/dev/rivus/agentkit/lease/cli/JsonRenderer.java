@@ -13,8 +13,8 @@ import java.util.Locale;
 /**
  * Renders lease views as JSON for scripts. The field names are part of the tool's interface (see
  * {@code docs/cli.md}): {@code key}, {@code state}, {@code generation}, {@code revision}, {@code
- * holder} ({@code host}, {@code pid}, {@code bootId}, {@code pidNamespace}, {@code processStart}, {@code
- * handle}), {@code process}, {@code observedUnchangedMillis} and {@code updatedAt}.
+ * holder} ({@code host}, {@code pid}, {@code bootId}, {@code pidNamespace}, {@code processStart},
+ * {@code handle}), {@code process}, {@code observedUnchangedMillis} and {@code updatedAt}.
  */
 final class JsonRenderer {
 

@@ -14,10 +14,10 @@ import java.util.Optional;
 /**
  * Reads lease records for inspection and judges their holders from this process.
  *
- * <p>A one-shot reader has no history, so "observed unchanged" is honestly zero: the record was first
- * seen by this command just now. With an observation window, the records are read twice, the window
- * apart, on the platform's monotonic clock; a record whose revision did not move is reported unchanged
- * for the window, and one that moved for zero.
+ * <p>A one-shot reader has no history, so "observed unchanged" is honestly zero: the record was
+ * first seen by this command just now. With an observation window, the records are read twice, the
+ * window apart, on the platform's monotonic clock; a record whose revision did not move is reported
+ * unchanged for the window, and one that moved for zero.
  */
 final class LeaseObserver {
 
@@ -56,15 +56,15 @@ final class LeaseObserver {
     List<LeaseView> views = new ArrayList<>();
     for (LeaseSnapshot snapshot : now) {
       LeaseSnapshot earlier = before.get(snapshot.key());
-      views.add(view(snapshot, earlier == null ? Duration.ZERO : unchangedSince(earlier, snapshot)));
+      views.add(
+          view(snapshot, earlier == null ? Duration.ZERO : unchangedSince(earlier, snapshot)));
     }
     views.sort(Comparator.comparing(view -> view.snapshot().key()));
     return views;
   }
 
   private Duration unchangedSince(LeaseSnapshot earlier, LeaseSnapshot now) {
-    boolean same =
-        earlier.revision() == now.revision() && earlier.generation() == now.generation();
+    boolean same = earlier.revision() == now.revision() && earlier.generation() == now.generation();
     return same ? window : Duration.ZERO;
   }
 

@@ -7,9 +7,9 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Prints the library's log records (a release that failed, a lease lost) as one line on stderr, like
- * every other message of {@code lease}: {@code lease: warning: ...}, never a stack trace. Left alone
- * when the user configured logging with {@code java.util.logging.config.file}.
+ * Prints the library's log records (a release that failed, a lease lost) as one line on stderr,
+ * like every other message of {@code lease}: {@code lease: warning: ...}, never a stack trace. Left
+ * alone when the user configured logging with {@code java.util.logging.config.file}.
  */
 final class OneLineLogFormat extends Formatter {
 

@@ -14,14 +14,14 @@ import org.jspecify.annotations.Nullable;
  * Makes the command that {@code lease run} starts die with the {@code lease} process, so that a
  * {@code kill -9} of {@code lease} cannot leave the command running unfenced.
  *
- * <p>On Linux the command is started through util-linux {@code setpriv --pdeathsig KILL}, which asks
- * the kernel to send SIGKILL to the command when its parent dies. Between the fork and that request
- * the parent could already have died; a one-line {@code sh} check closes that window by comparing the
- * command's parent pid with ours before it {@code exec}s the command, so the pid, the exit code and the
- * signals of the command are its own.
+ * <p>On Linux the command is started through util-linux {@code setpriv --pdeathsig KILL}, which
+ * asks the kernel to send SIGKILL to the command when its parent dies. Between the fork and that
+ * request the parent could already have died; a one-line {@code sh} check closes that window by
+ * comparing the command's parent pid with ours before it {@code exec}s the command, so the pid, the
+ * exit code and the signals of the command are its own.
  *
- * <p>The kernel ties the death signal to the <em>thread</em> that started the child: the command must
- * be started from a thread that lives as long as the {@code lease} process (its main thread).
+ * <p>The kernel ties the death signal to the <em>thread</em> that started the child: the command
+ * must be started from a thread that lives as long as the {@code lease} process (its main thread).
  *
  * <p>Where {@code setpriv} is missing or too old (macOS, BSD, minimal containers) the command runs
  * unguarded and {@link #warning()} says so.
@@ -44,7 +44,8 @@ final class ParentDeathGuard {
    * @return the guard; inactive if no usable {@code setpriv} was found
    */
   static ParentDeathGuard detect(Map<String, String> environment) {
-    return new ParentDeathGuard(findSetpriv(environment).filter(ParentDeathGuard::works).orElse(null));
+    return new ParentDeathGuard(
+        findSetpriv(environment).filter(ParentDeathGuard::works).orElse(null));
   }
 
   /** A guard that wraps nothing, for systems without setpriv. */

@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code lease prune --older-than DURATION}: removes old tombstones, keeping generations rising. */
+/**
+ * {@code lease prune --older-than DURATION}: removes old tombstones, keeping generations rising.
+ */
 @Command(
     name = "prune",
     mixinStandardHelpOptions = true,
@@ -36,7 +38,10 @@ import picocli.CommandLine.Spec;
       ExitCodes.REPOSITORY_LINE
     },
     footerHeading = "%nExamples:%n",
-    footer = {"  lease prune --older-than 30d", "  lease prune --older-than 0s   # every tombstone"})
+    footer = {
+      "  lease prune --older-than 30d",
+      "  lease prune --older-than 0s   # every tombstone"
+    })
 final class PruneCommand implements Callable<Integer> {
 
   @ParentCommand LeaseCommand parent;

@@ -11,8 +11,8 @@ interface Repositories {
    *
    * @param file the database file; its directory exists
    * @return the open repository; the caller closes it
-   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if it cannot be opened or is not a lease
-   *     database
+   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if it cannot be opened or is not a
+   *     lease database
    */
   LeaseRepository openDatabase(Path file);
 

@@ -109,8 +109,9 @@ final class RunCommand implements Callable<Integer> {
     try (ShutdownHook hook = ShutdownHook.install(terminator);
         LeaseRepository leases = repository.open(context);
         LeaseManager manager = LeaseManager.create(leases, config, context.platform());
-        Lease lease = new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr())
-            .acquire(key, wait)) {
+        Lease lease =
+            new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr())
+                .acquire(key, wait)) {
       return new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr())
           .run(lease, command);
     }

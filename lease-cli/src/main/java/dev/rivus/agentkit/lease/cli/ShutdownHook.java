@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
  * When {@code lease run} itself is asked to stop (SIGTERM, SIGINT, SIGHUP), stops its command first
  * and then gives the main thread time to release the lease before the JVM halts.
  *
- * <p>Install it before acquiring; {@link #watch(Process)} the command once started; {@link #close()}
- * after the lease is released, which also removes the hook when the JVM is not shutting down.
+ * <p>Install it before acquiring; {@link #watch(Process)} the command once started; {@link
+ * #close()} after the lease is released, which also removes the hook when the JVM is not shutting
+ * down.
  */
 final class ShutdownHook implements AutoCloseable {
 

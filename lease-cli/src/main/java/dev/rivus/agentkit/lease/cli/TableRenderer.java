@@ -11,9 +11,9 @@ import java.util.Locale;
  * Renders lease views as a table for people: one line per record, columns padded to fit.
  *
  * <p>Columns: KEY, STATE (held or released), GEN (the generation, the fencing token), REV (the
- * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive, dead or
- * unknown as judged from here; {@code -} when released), UNCHANGED (how long this command saw the
- * record unchanged) and UPDATED (the writer's wall clock, for people only).
+ * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive,
+ * dead or unknown as judged from here; {@code -} when released), UNCHANGED (how long this command
+ * saw the record unchanged) and UPDATED (the writer's wall clock, for people only).
  */
 final class TableRenderer {
 

@@ -9,13 +9,13 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Acquires a lease for {@code lease run}: fails fast, or keeps trying for a while and tells the user
- * on stderr, once at once and then every few seconds, who holds the lease and how long this process
- * has seen the record unchanged.
+ * Acquires a lease for {@code lease run}: fails fast, or keeps trying for a while and tells the
+ * user on stderr, once at once and then every few seconds, who holds the lease and how long this
+ * process has seen the record unchanged.
  *
- * <p>The waiting itself is the manager's blocking {@code acquire(key, maxWait)}, called in slices, so
- * the record is observed all along and a holder that stopped renewing is taken over once this process
- * has seen its record unchanged for the TTL.
+ * <p>The waiting itself is the manager's blocking {@code acquire(key, maxWait)}, called in slices,
+ * so the record is observed all along and a holder that stopped renewing is taken over once this
+ * process has seen its record unchanged for the TTL.
  */
 final class WaitingAcquirer {
 
@@ -46,7 +46,8 @@ final class WaitingAcquirer {
       return manager.acquire(key);
     } catch (LeaseHeld held) {
       if (maxWait.isZero()) {
-        throw new CliFailure(ExitCodes.HELD, describe(held) + "; not waiting (use --wait DURATION)");
+        throw new CliFailure(
+            ExitCodes.HELD, describe(held) + "; not waiting (use --wait DURATION)");
       }
       return waitFor(key, maxWait, held);
     }
@@ -76,7 +77,9 @@ final class WaitingAcquirer {
     err.flush();
   }
 
-  /** "lease 'k' is held by host pid 12 (generation 3, alive); observed unchanged for 1.0 s of ..." */
+  /**
+   * "lease 'k' is held by host pid 12 (generation 3, alive); observed unchanged for 1.0 s of ..."
+   */
   static String describe(LeaseHeld held) {
     return String.format(
         Locale.ROOT,

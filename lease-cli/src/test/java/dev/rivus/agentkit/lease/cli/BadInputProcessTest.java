@@ -14,14 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad input to the real tool: one clear line on stderr, the documented exit code, no stack trace, and
- * the command never run.
+ * Bad input to the real tool: one clear line on stderr, the documented exit code, no stack trace,
+ * and the command never run.
  */
 class BadInputProcessTest {
 
@@ -44,11 +44,18 @@ class BadInputProcessTest {
   static Stream<Arguments> badInputs() {
     return Stream.of(
         Arguments.of(
-            "an unknown option", List.of("run", "--bogus", "DB", "job", "--", "CMD"), 64, "--bogus"),
+            "an unknown option",
+            List.of("run", "--bogus", "DB", "job", "--", "CMD"),
+            64,
+            "--bogus"),
         Arguments.of("a missing --", List.of("run", "DB", "job", "CMD"), 64, "put -- between KEY"),
-        Arguments.of("a missing -- before a plain command", List.of("run", "DB", "job", "true"), 64,
+        Arguments.of(
+            "a missing -- before a plain command",
+            List.of("run", "DB", "job", "true"),
+            64,
             "put -- between KEY"),
-        Arguments.of("an empty key", List.of("run", "DB", "", "--", "CMD"), 64, "key must not be empty"),
+        Arguments.of(
+            "an empty key", List.of("run", "DB", "", "--", "CMD"), 64, "key must not be empty"),
         Arguments.of(
             "ttl < 2 x heartbeat",
             List.of("run", "DB", "--ttl", "10s", "--heartbeat", "6s", "job", "--", "CMD"),
@@ -87,10 +94,7 @@ class BadInputProcessTest {
         Arguments.of("a missing subcommand", List.of(), 64, "missing COMMAND"),
         Arguments.of("an unknown subcommand", List.of("runn", "job"), 64, "runn"),
         Arguments.of(
-            "release without --generation",
-            List.of("release", "DB", "job"),
-            64,
-            "--generation"));
+            "release without --generation", List.of("release", "DB", "job"), 64, "--generation"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -112,7 +116,10 @@ class BadInputProcessTest {
     LeaseTool lease = LeaseTool.run(args.toArray(String[]::new));
 
     assertThat(lease.awaitExit()).as("%s", lease).isEqualTo(code);
-    assertThat(lease.stderrLines()).as("%s", lease).singleElement().asString()
+    assertThat(lease.stderrLines())
+        .as("%s", lease)
+        .singleElement()
+        .asString()
         .startsWith("lease")
         .contains(message)
         .doesNotContain("\tat ", "Caused by", "java.lang.");

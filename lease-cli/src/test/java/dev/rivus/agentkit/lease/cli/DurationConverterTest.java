@@ -34,11 +34,13 @@ class DurationConverterTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "soon", "30", "s", "1.5s", "-5s", "10 s", "1y", "PT", "99999999999999999999s"})
+  @ValueSource(
+      strings = {"", "soon", "30", "s", "1.5s", "-5s", "10 s", "1y", "PT", "99999999999999999999s"})
   void refusesAnythingElseWithAMessageThatShowsTheAcceptedForms(String text) {
     assertThatThrownBy(() -> converter.convert(text))
         .isInstanceOf(TypeConversionException.class)
-        .hasMessageContaining("is not a duration; use for example 500ms, 30s, 2m, 1h, 1m30s or PT30S");
+        .hasMessageContaining(
+            "is not a duration; use for example 500ms, 30s, 2m, 1h, 1m30s or PT30S");
   }
 
   @ParameterizedTest

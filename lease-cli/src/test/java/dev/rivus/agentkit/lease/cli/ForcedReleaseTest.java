@@ -35,7 +35,8 @@ class ForcedReleaseTest {
   void releasesTheGivenGenerationAndKeepsItForTheNextHolder() {
     LeaseSnapshot held = hold("stuck", 12);
 
-    Optional<LeaseSnapshot> tombstone = new ForcedRelease(repository, platform).release("stuck", 12);
+    Optional<LeaseSnapshot> tombstone =
+        new ForcedRelease(repository, platform).release("stuck", 12);
 
     assertThat(tombstone).hasValue(held.released(platform.now()));
     assertThat(repository.load("stuck").orElseThrow())

@@ -42,8 +42,7 @@ class InProcessCommandsTest {
   @ParameterizedTest(name = "lease {0} --help")
   @ValueSource(strings = {"", "run", "status", "list", "release", "prune"})
   void everyCommandHasHelpWithExamplesAndExitCodes(String command) {
-    InProcessCli.Result help =
-        command.isEmpty() ? cli.run("--help") : cli.run(command, "--help");
+    InProcessCli.Result help = command.isEmpty() ? cli.run("--help") : cli.run(command, "--help");
 
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("Usage: lease", "Examples:", "Exit codes:", " 64 ");
@@ -130,11 +129,13 @@ class InProcessCommandsTest {
           }
         };
 
-    InProcessCli.Result result = new InProcessCli(prunable, platform).run("prune", "--older-than", "30d");
+    InProcessCli.Result result =
+        new InProcessCli(prunable, platform).run("prune", "--older-than", "30d");
 
     assertThat(result.code()).isZero();
     assertThat(asked[0]).isEqualTo(Duration.ofDays(30));
-    assertThat(result.out()).isEqualTo("pruned 3 tombstones older than 30d" + System.lineSeparator());
+    assertThat(result.out())
+        .isEqualTo("pruned 3 tombstones older than 30d" + System.lineSeparator());
   }
 
   @Test

@@ -38,7 +38,9 @@ class InspectProcessTest {
 
   private LeaseRepository open(String kind) {
     Path store = temp.resolve("store");
-    return kind.equals("--db") ? SqliteLeaseRepository.open(store) : FileLeaseRepository.open(store);
+    return kind.equals("--db")
+        ? SqliteLeaseRepository.open(store)
+        : FileLeaseRepository.open(store);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -98,7 +100,8 @@ class InspectProcessTest {
     assertThat(json.awaitExit()).isZero();
     assertThat(JSON.readTree(json.stdout()))
         .isEqualTo(JSON.readTree("{\"key\":\"nothing-here\",\"state\":\"absent\"}"));
-    assertThat(table.stdout()).isEqualTo("lease 'nothing-here' is absent: never acquired, or pruned");
+    assertThat(table.stdout())
+        .isEqualTo("lease 'nothing-here' is absent: never acquired, or pruned");
   }
 
   private static void assertMatches(JsonNode node, LeaseSnapshot snapshot, String process) {

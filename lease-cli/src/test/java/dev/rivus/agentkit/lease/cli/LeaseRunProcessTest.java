@@ -11,11 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
-/** {@code lease run} as a real process: one runner per key, takeover of dead and stopped holders. */
+/**
+ * {@code lease run} as a real process: one runner per key, takeover of dead and stopped holders.
+ */
 class LeaseRunProcessTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();

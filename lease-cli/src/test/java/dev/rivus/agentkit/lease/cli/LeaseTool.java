@@ -178,10 +178,11 @@ final class LeaseTool implements AutoCloseable {
     } catch (IOException gone) {
       stat = Optional.empty();
     }
-    return stat.map(text -> {
-          String afterName = text.substring(text.lastIndexOf(')') + 1).trim();
-          return !afterName.startsWith("Z") && !afterName.startsWith("X");
-        })
+    return stat.map(
+            text -> {
+              String afterName = text.substring(text.lastIndexOf(')') + 1).trim();
+              return !afterName.startsWith("Z") && !afterName.startsWith("X");
+            })
         .orElse(false);
   }
 

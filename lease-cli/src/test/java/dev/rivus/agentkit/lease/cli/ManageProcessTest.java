@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Managing leases with the real tool: an operator's forced release, pruning, and the default database
- * that is created with its directory.
+ * Managing leases with the real tool: an operator's forced release, pruning, and the default
+ * database that is created with its directory.
  */
 class ManageProcessTest {
 
@@ -24,7 +24,8 @@ class ManageProcessTest {
   @TempDir Path temp;
 
   private String[] args(String command, String... rest) {
-    List<String> all = new ArrayList<>(List.of(command, "--db", temp.resolve("leases.db").toString()));
+    List<String> all =
+        new ArrayList<>(List.of(command, "--db", temp.resolve("leases.db").toString()));
     all.addAll(List.of(rest));
     return all.toArray(String[]::new);
   }
@@ -69,7 +70,8 @@ class ManageProcessTest {
     assertThat(status.get("state").asText()).isEqualTo("released");
     assertThat(status.get("generation").asLong()).isEqualTo(1);
 
-    LeaseTool next = LeaseTool.run(args("run", "stuck", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
+    LeaseTool next =
+        LeaseTool.run(args("run", "stuck", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
     assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("2");
   }
 
@@ -78,7 +80,8 @@ class ManageProcessTest {
     LeaseTool release = LeaseTool.run(args("release", "never", "--generation", "1"));
 
     assertThat(release.awaitExit()).isEqualTo(ExitCodes.REFUSED);
-    assertThat(release.stderr()).isEqualTo("lease release: lease 'never' has no record; nothing released");
+    assertThat(release.stderr())
+        .isEqualTo("lease release: lease 'never' has no record; nothing released");
   }
 
   @Test
@@ -93,7 +96,10 @@ class ManageProcessTest {
     assertThat(prune.stdout()).isEqualTo("pruned 1 tombstone older than 0s");
 
     assertThat(JSON.readTree(LeaseTool.run(args("list", "--json")).stdout())).isEmpty();
-    assertThat(JSON.readTree(LeaseTool.run(args("status", "old", "--json")).stdout()).get("state").asText())
+    assertThat(
+            JSON.readTree(LeaseTool.run(args("status", "old", "--json")).stdout())
+                .get("state")
+                .asText())
         .isEqualTo("absent");
     LeaseTool next = LeaseTool.run(args("run", "old", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
     assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("3");
@@ -120,7 +126,8 @@ class ManageProcessTest {
     assertThat(state.resolve("lease/leases.db")).isRegularFile();
 
     Path explicit = temp.resolve("elsewhere/deep/leases.db");
-    LeaseTool second = LeaseTool.start(Map.of("LEASE_DB", explicit.toString()), "run", "other", "--", "true");
+    LeaseTool second =
+        LeaseTool.start(Map.of("LEASE_DB", explicit.toString()), "run", "other", "--", "true");
     second.closeStdin();
     assertThat(second.awaitExit()).as("%s", second).isZero();
     assertThat(explicit).isRegularFile();

@@ -17,7 +17,8 @@ class ParentDeathGuardTest {
 
     assertThat(guard.active()).isFalse();
     assertThat(guard.wrap(List.of("make", "report"))).containsExactly("make", "report");
-    assertThat(guard.warning()).hasValueSatisfying(w -> assertThat(w).contains("setpriv", "SIGKILL"));
+    assertThat(guard.warning())
+        .hasValueSatisfying(w -> assertThat(w).contains("setpriv", "SIGKILL"));
   }
 
   @Test

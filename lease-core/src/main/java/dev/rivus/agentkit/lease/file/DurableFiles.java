@@ -9,7 +9,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 
-/** Durable file writes: the data reaches the disk before a record is replaced, and the rename too. */
+/**
+ * Durable file writes: the data reaches the disk before a record is replaced, and the rename too.
+ */
 final class DurableFiles {
 
   private static final boolean WINDOWS =
@@ -18,10 +20,10 @@ final class DurableFiles {
   private DurableFiles() {}
 
   /**
-   * Replaces {@code target} with {@code content} so that a reader sees either the old or the new file,
-   * never a part, and a power loss after the return keeps the new one. The caller holds the target's
-   * write lock, which also makes {@code temporary} its own; a temporary file left by a crash is
-   * overwritten by the next write.
+   * Replaces {@code target} with {@code content} so that a reader sees either the old or the new
+   * file, never a part, and a power loss after the return keeps the new one. The caller holds the
+   * target's write lock, which also makes {@code temporary} its own; a temporary file left by a
+   * crash is overwritten by the next write.
    */
   static void replace(Path target, Path temporary, byte[] content) throws IOException {
     boolean moved = false;
@@ -49,8 +51,8 @@ final class DurableFiles {
   }
 
   /**
-   * Makes the directory's entries durable (a rename, a new file). Windows cannot open a directory as
-   * a file and makes renames durable on its own terms, so there the step is skipped.
+   * Makes the directory's entries durable (a rename, a new file). Windows cannot open a directory
+   * as a file and makes renames durable on its own terms, so there the step is skipped.
    */
   static void syncDirectory(Path directory) throws IOException {
     FileChannel channel;

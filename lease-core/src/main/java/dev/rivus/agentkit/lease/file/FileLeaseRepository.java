@@ -19,21 +19,21 @@ import java.util.Optional;
 
 /**
  * A repository of JSON files in one directory, shared by the processes of one machine without a
- * database: one record file per key, written under a per-key write lock file to a temporary file that
- * is fsynced, atomically renamed over the record, and made durable by an fsync of the directory. Reads
- * take no lock, since a rename is atomic. The fence of a key is a lock on another file than its write
- * lock, so renewals never wait for fenced work.
+ * database: one record file per key, written under a per-key write lock file to a temporary file
+ * that is fsynced, atomically renamed over the record, and made durable by an fsync of the
+ * directory. Reads take no lock, since a rename is atomic. The fence of a key is a lock on another
+ * file than its write lock, so renewals never wait for fenced work.
  *
  * <p>Locks are operating-system file locks ({@link FileRangeLock}): the system releases them when a
  * holding process dies. They hold between the processes of one machine on a local file system; on a
- * network file system they are only as good as its lock manager, so one machine per directory is the
- * supported use. Files are named from the key (see the record file names in the directory listing: a
- * readable prefix and a hash), so no key can reach outside the directory. Record, lock and temporary
- * files are never deleted by the repository.
+ * network file system they are only as good as its lock manager, so one machine per directory is
+ * the supported use. Files are named from the key (see the record file names in the directory
+ * listing: a readable prefix and a hash), so no key can reach outside the directory. Record, lock
+ * and temporary files are never deleted by the repository.
  *
- * <p>Thread-safe; any number of instances, in one process or many, may share a directory. An instance
- * holds no open file between calls, so {@link #close()} has nothing to release; a fence stays held
- * until its own {@code close}.
+ * <p>Thread-safe; any number of instances, in one process or many, may share a directory. An
+ * instance holds no open file between calls, so {@link #close()} has nothing to release; a fence
+ * stays held until its own {@code close}.
  */
 public final class FileLeaseRepository implements LeaseRepository {
 
@@ -52,8 +52,8 @@ public final class FileLeaseRepository implements LeaseRepository {
    *
    * @param directory the directory of the record files
    * @return the repository
-   * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is not
-   *     writable
+   * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is
+   *     not writable
    * @throws IllegalArgumentException if {@code directory} is null
    */
   public static FileLeaseRepository open(Path directory) {
@@ -66,8 +66,8 @@ public final class FileLeaseRepository implements LeaseRepository {
    * @param directory the directory of the record files
    * @param options the write-lock wait budget
    * @return the repository
-   * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is not
-   *     writable
+   * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is
+   *     not writable
    * @throws IllegalArgumentException if an argument is null
    */
   public static FileLeaseRepository open(Path directory, Options options) {
@@ -100,8 +100,8 @@ public final class FileLeaseRepository implements LeaseRepository {
    *
    * <p>Reads the key's record file without a lock.
    *
-   * @throws LeaseRepositoryFailure if the file cannot be read, is corrupt, holds another key, or was
-   *     written by a newer format; the message names the file
+   * @throws LeaseRepositoryFailure if the file cannot be read, is corrupt, holds another key, or
+   *     was written by a newer format; the message names the file
    */
   @Override
   public Optional<LeaseSnapshot> load(String key) {
@@ -146,8 +146,13 @@ public final class FileLeaseRepository implements LeaseRepository {
     if (!expected.getFileName().equals(file.getFileName())) {
       throw new LeaseRepositoryFailure(
           snapshot.key(),
-          "lease record " + file + " belongs to key '" + snapshot.key() + "', whose file is "
-              + expected.getFileName() + "; it was copied or renamed by hand",
+          "lease record "
+              + file
+              + " belongs to key '"
+              + snapshot.key()
+              + "', whose file is "
+              + expected.getFileName()
+              + "; it was copied or renamed by hand",
           null);
     }
     return Optional.of(snapshot);
@@ -161,16 +166,19 @@ public final class FileLeaseRepository implements LeaseRepository {
    * flag is set again.
    *
    * @throws LeaseRepositoryFailure if the write lock was not had within the budget, the stored
-   *     record is corrupt, or the file cannot be written (read-only, full, no permission); the message
-   *     names the file
+   *     record is corrupt, or the file cannot be written (read-only, full, no permission); the
+   *     message names the file
    */
   @Override
   public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
     LeaseKeys.requireValid(key);
     if (snapshot == null || !key.equals(snapshot.key())) {
       throw new IllegalArgumentException(
-          "key '" + key + "' does not match the snapshot's key '"
-              + (snapshot == null ? null : snapshot.key()) + "'");
+          "key '"
+              + key
+              + "' does not match the snapshot's key '"
+              + (snapshot == null ? null : snapshot.key())
+              + "'");
     }
     RecordNames names = new RecordNames(directory, key);
     FileRangeLock.Held writeLock = writeLock(key, names);
@@ -194,7 +202,12 @@ public final class FileLeaseRepository implements LeaseRepository {
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
           key,
-          "cannot save lease '" + key + "' to " + names.record() + ": " + LeaseDirectory.describe(e),
+          "cannot save lease '"
+              + key
+              + "' to "
+              + names.record()
+              + ": "
+              + LeaseDirectory.describe(e),
           e);
     }
   }
@@ -227,7 +240,10 @@ public final class FileLeaseRepository implements LeaseRepository {
       Thread.currentThread().interrupt();
       throw new LeaseRepositoryFailure(
           key,
-          "interrupted while waiting for the write lock " + names.writeLock() + " of lease '" + key
+          "interrupted while waiting for the write lock "
+              + names.writeLock()
+              + " of lease '"
+              + key
               + "'; nothing was written",
           e);
     } catch (LeaseRepositoryFailure e) {
@@ -244,9 +260,7 @@ public final class FileLeaseRepository implements LeaseRepository {
       return Optional.empty();
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
-          key,
-          "cannot read lease record " + file + ": " + LeaseDirectory.describe(e),
-          e);
+          key, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
     }
     return Optional.of(codec.decode(key, file, bytes));
   }
@@ -260,8 +274,8 @@ public final class FileLeaseRepository implements LeaseRepository {
    * Settings of a {@link FileLeaseRepository}. Immutable.
    *
    * @param writeLockWait how long a save waits for the key's write lock before it fails with {@link
-   *     LeaseRepositoryFailure}; other writers hold it only for one write, so the default of 10 s is
-   *     ample
+   *     LeaseRepositoryFailure}; other writers hold it only for one write, so the default of 10 s
+   *     is ample
    */
   public record Options(Duration writeLockWait) {
 

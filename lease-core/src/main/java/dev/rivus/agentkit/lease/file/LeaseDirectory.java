@@ -15,8 +15,8 @@ final class LeaseDirectory {
   private LeaseDirectory() {}
 
   /**
-   * Returns the absolute directory, created if missing (and its creation made durable), after a probe
-   * file showed that it is writable.
+   * Returns the absolute directory, created if missing (and its creation made durable), after a
+   * probe file showed that it is writable.
    */
   static Path prepare(Path directory) {
     Path absolute = directory.toAbsolutePath().normalize();
@@ -56,7 +56,10 @@ final class LeaseDirectory {
       Files.delete(probe);
     } catch (IOException e) {
       throw failure(
-          "lease directory " + directory + " is not writable: " + describe(e)
+          "lease directory "
+              + directory
+              + " is not writable: "
+              + describe(e)
               + "; the repository writes record, lock and temporary files there",
           e);
     }
@@ -66,7 +69,9 @@ final class LeaseDirectory {
   static String describe(IOException e) {
     String kind = e.getClass().getSimpleName();
     if (e instanceof FileSystemException fs) {
-      return kind + " on " + fs.getFile()
+      return kind
+          + " on "
+          + fs.getFile()
           + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile())
           + (fs.getReason() == null ? "" : " (" + fs.getReason() + ")");
     }

@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a snapshot into the JSON of a record file and back, strictly: a record that is empty,
- * truncated, not JSON, missing a field, holding a field of the wrong type, written for another key or
- * by a newer format is rejected with a {@link LeaseRepositoryFailure} naming the file. A generation is
- * never guessed or reset. Thread-safe.
+ * truncated, not JSON, missing a field, holding a field of the wrong type, written for another key
+ * or by a newer format is rejected with a {@link LeaseRepositoryFailure} naming the file. A
+ * generation is never guessed or reset. Thread-safe.
  *
  * <pre>{@code
  * {"format":1, "key":"task:42", "generation":3, "revision":17, "state":"HELD",
@@ -138,7 +138,12 @@ final class RecordCodec {
       if (!storedKey.equals(key)) {
         throw new LeaseRepositoryFailure(
             key,
-            "lease record " + file + " belongs to key '" + storedKey + "', not to '" + key
+            "lease record "
+                + file
+                + " belongs to key '"
+                + storedKey
+                + "', not to '"
+                + key
                 + "'; it was copied or renamed by hand",
             null);
       }

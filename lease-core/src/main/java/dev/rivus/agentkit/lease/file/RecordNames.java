@@ -8,15 +8,15 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The names of a key's files in the repository directory: {@code <prefix>-<hash>.json} for the record
- * and {@code .write.lock}, {@code .fence.lock} and {@code .json.tmp} beside it.
+ * The names of a key's files in the repository directory: {@code <prefix>-<hash>.json} for the
+ * record and {@code .write.lock}, {@code .fence.lock} and {@code .json.tmp} beside it.
  *
  * <p>The prefix is at most {@value #PREFIX_LENGTH} characters of the key with everything but {@code
- * [A-Za-z0-9_-]} replaced by {@code _}, for people listing the directory. The hash (the first 128 bits
- * of the SHA-256 of the key, in lower-case hex) makes the name unique, so keys that differ only in
- * case or only in replaced characters still get distinct files, also on case-insensitive file systems.
- * No name contains a separator, a dot segment or anything outside ASCII, so no key reaches outside the
- * directory.
+ * [A-Za-z0-9_-]} replaced by {@code _}, for people listing the directory. The hash (the first 128
+ * bits of the SHA-256 of the key, in lower-case hex) makes the name unique, so keys that differ
+ * only in case or only in replaced characters still get distinct files, also on case-insensitive
+ * file systems. No name contains a separator, a dot segment or anything outside ASCII, so no key
+ * reaches outside the directory.
  */
 final class RecordNames {
 
@@ -55,7 +55,10 @@ final class RecordNames {
     for (int i = 0; i < key.length() && name.length() < PREFIX_LENGTH; i++) {
       char c = key.charAt(i);
       boolean plain =
-          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
               || c == '-';
       name.append(plain ? c : '_');
     }
@@ -64,8 +67,8 @@ final class RecordNames {
 
   /**
    * SHA-256 of the key's UTF-8 bytes. A string with an unpaired surrogate has no UTF-8 form (the
-   * encoder would replace it with {@code ?} and collide with the key that really has one), so such a
-   * key is hashed as a marker byte followed by its UTF-16 code units.
+   * encoder would replace it with {@code ?} and collide with the key that really has one), so such
+   * a key is hashed as a marker byte followed by its UTF-16 code units.
    */
   private static byte[] hash(String key) {
     MessageDigest sha256;

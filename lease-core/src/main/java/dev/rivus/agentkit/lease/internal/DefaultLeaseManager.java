@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The lease manager: acquisition and takeover decisions; each held lease renews itself. */
 public final class DefaultLeaseManager implements LeaseManager {
 
-  /** Acquisition attempts that lose a revision race before giving up; each one re-reads the record. */
+  /**
+   * Acquisition attempts that lose a revision race before giving up; each one re-reads the record.
+   */
   private static final int MAX_RACES = 64;
 
   private static final Duration MAX_POLL = Duration.ofMillis(200);
@@ -78,7 +80,9 @@ public final class DefaultLeaseManager implements LeaseManager {
       return hold(next, start);
     }
     throw new LeaseRepositoryFailure(
-        key, "lease '" + key + "': lost " + MAX_RACES + " revision races in a row; giving up", null);
+        key,
+        "lease '" + key + "': lost " + MAX_RACES + " revision races in a row; giving up",
+        null);
   }
 
   @Override
@@ -104,7 +108,9 @@ public final class DefaultLeaseManager implements LeaseManager {
     }
   }
 
-  /** How long to wait before looking again: soon enough to notice a release or the TTL running out. */
+  /**
+   * How long to wait before looking again: soon enough to notice a release or the TTL running out.
+   */
   private Duration pause(LeaseHeld held, Duration remaining) {
     Duration poll = min(config.heartbeat().dividedBy(2), MAX_POLL);
     long jittered = (long) (poll.toNanos() * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
@@ -114,7 +120,8 @@ public final class DefaultLeaseManager implements LeaseManager {
   }
 
   /** The record this acquisition writes, or {@link LeaseHeld} if a live holder keeps the lease. */
-  private LeaseSnapshot nextRecord(String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
+  private LeaseSnapshot nextRecord(
+      String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
     if (stored.isEmpty()) {
       return LeaseSnapshot.first(key, holder, platform.now());
     }

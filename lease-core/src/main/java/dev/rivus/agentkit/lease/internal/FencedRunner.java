@@ -9,8 +9,8 @@ import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import java.util.Optional;
 
 /**
- * Runs work under one lease: under the key's fence after re-reading the record ({@code runFenced}), or
- * simply raced against loss ({@code runUntilLost}). The work runs on the caller's thread.
+ * Runs work under one lease: under the key's fence after re-reading the record ({@code runFenced}),
+ * or simply raced against loss ({@code runUntilLost}). The work runs on the caller's thread.
  */
 final class FencedRunner {
 

@@ -10,12 +10,12 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Renews one lease every heartbeat, retries failed renewals, and declares the lease lost once the TTL
- * has passed since the start of the last successful renewal: by then another process may take it over,
- * so the holder must already have stopped.
+ * Renews one lease every heartbeat, retries failed renewals, and declares the lease lost once the
+ * TTL has passed since the start of the last successful renewal: by then another process may take
+ * it over, so the holder must already have stopped.
  *
- * <p>Timers only hand work to the scheduler's workers; the expiry timer never waits for a renewal, so a
- * repository call that hangs cannot keep a lease alive past its TTL.
+ * <p>Timers only hand work to the scheduler's workers; the expiry timer never waits for a renewal,
+ * so a repository call that hangs cannot keep a lease alive past its TTL.
  */
 final class Heartbeat {
 
@@ -32,7 +32,11 @@ final class Heartbeat {
   private boolean stopped; // guarded by this
 
   Heartbeat(
-      ManagedLease lease, Platform platform, LeaseScheduler scheduler, Duration ttl, Duration interval) {
+      ManagedLease lease,
+      Platform platform,
+      LeaseScheduler scheduler,
+      Duration ttl,
+      Duration interval) {
     this.lease = lease;
     this.platform = platform;
     this.scheduler = scheduler;

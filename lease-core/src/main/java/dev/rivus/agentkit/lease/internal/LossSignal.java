@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one-way switch from "held" to "lost" of one lease handle, and who to tell: running work calls
- * (to interrupt or cancel) and the {@code lost()} stage. The first loss wins; later ones are ignored.
+ * (to interrupt or cancel) and the {@code lost()} stage. The first loss wins; later ones are
+ * ignored.
  */
 final class LossSignal {
 

@@ -46,7 +46,8 @@ final class ManagedLease implements Lease {
     this.current = acquired;
     this.signal = new LossSignal(scheduler);
     this.heartbeat =
-        new Heartbeat(this, platform, scheduler, manager.config().ttl(), manager.config().heartbeat());
+        new Heartbeat(
+            this, platform, scheduler, manager.config().ttl(), manager.config().heartbeat());
     this.fenced = new FencedRunner(this, repository, scheduler);
   }
 
@@ -117,7 +118,10 @@ final class ManagedLease implements Lease {
     if (!tryWriteLock()) {
       LOG.log(
           Level.WARNING,
-          "lease '" + key() + "' generation " + generation()
+          "lease '"
+              + key()
+              + "' generation "
+              + generation()
               + " was not released: a renewal is still waiting for the repository; it will expire");
       return;
     }
@@ -136,7 +140,10 @@ final class ManagedLease implements Lease {
         } catch (RuntimeException failure) {
           LOG.log(
               Level.WARNING,
-              "could not release lease '" + key() + "' generation " + generation()
+              "could not release lease '"
+                  + key()
+                  + "' generation "
+                  + generation()
                   + "; it will expire after the TTL",
               failure);
           return;
@@ -186,7 +193,9 @@ final class ManagedLease implements Lease {
 
   LeaseLost lossOrReleased() {
     LeaseLost loss = signal.lost();
-    return loss != null ? loss : new LeaseLost(key(), generation(), LeaseLost.Reason.RELEASED, null, null);
+    return loss != null
+        ? loss
+        : new LeaseLost(key(), generation(), LeaseLost.Reason.RELEASED, null, null);
   }
 
   LossSignal signal() {

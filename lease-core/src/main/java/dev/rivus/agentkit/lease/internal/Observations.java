@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.LongSupplier;
 
 /**
- * When this manager first saw each key's current record, on its own monotonic clock. The TTL runs from
- * that moment; no timestamp written in the record is ever trusted for expiry.
+ * When this manager first saw each key's current record, on its own monotonic clock. The TTL runs
+ * from that moment; no timestamp written in the record is ever trusted for expiry.
  */
 final class Observations {
 
@@ -19,7 +19,9 @@ final class Observations {
     this.nanoTime = nanoTime;
   }
 
-  /** Records that {@code snapshot} was read now, and returns how long it has been seen unchanged. */
+  /**
+   * Records that {@code snapshot} was read now, and returns how long it has been seen unchanged.
+   */
   Duration observe(LeaseSnapshot snapshot) {
     long now = nanoTime.getAsLong();
     Seen first =

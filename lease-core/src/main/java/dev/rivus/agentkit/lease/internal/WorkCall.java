@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * One run of work under a lease (fenced or not), on the thread that called it: it interrupts that
- * thread on loss while it waits for the fence or, if interruptible, while it works, and makes sure no
- * interrupt of ours is left on the thread once the run is over.
+ * thread on loss while it waits for the fence or, if interruptible, while it works, and makes sure
+ * no interrupt of ours is left on the thread once the run is over.
  */
 final class WorkCall implements LossSignal.Participant, FenceToken {
 
@@ -58,7 +58,9 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
     toCancel.forEach(this::runCancelAction);
   }
 
-  /** Moves from waiting to working; false if the lease was lost meanwhile (the work must not run). */
+  /**
+   * Moves from waiting to working; false if the lease was lost meanwhile (the work must not run).
+   */
   synchronized boolean startWork() {
     if (lossSeen || lease.signal().isLost()) {
       return false;

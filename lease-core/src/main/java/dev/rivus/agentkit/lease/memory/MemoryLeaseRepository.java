@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A repository in this process's memory: leases shared by the managers of one JVM, gone when it exits.
- * Saves compare revisions atomically; the fence is a fair per-key lock. Thread-safe.
+ * A repository in this process's memory: leases shared by the managers of one JVM, gone when it
+ * exits. Saves compare revisions atomically; the fence is a fair per-key lock. Thread-safe.
  */
 public final class MemoryLeaseRepository implements LeaseRepository {
 

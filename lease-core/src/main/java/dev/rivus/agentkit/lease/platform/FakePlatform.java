@@ -12,12 +12,13 @@ import java.util.Set;
 
 /**
  * A platform for tests: time moves only when the test says so, and the test decides which processes
- * run. Timer tasks run on the thread that calls {@link #advance(Duration)}; blocking work given to a
- * scheduler's {@code execute} runs at once on the calling thread. {@link #sleep(Duration)} advances the
- * clock instead of waiting, so a blocking {@code acquire(key, maxWait)} runs through fake time.
+ * run. Timer tasks run on the thread that calls {@link #advance(Duration)}; blocking work given to
+ * a scheduler's {@code execute} runs at once on the calling thread. {@link #sleep(Duration)}
+ * advances the clock instead of waiting, so a blocking {@code acquire(key, maxWait)} runs through
+ * fake time.
  *
- * <p>The wall clock moves with the monotonic clock on {@link #advance(Duration)}, and can also be made
- * to jump alone with {@link #jumpWallClock(Duration)}, as NTP or an operator might.
+ * <p>The wall clock moves with the monotonic clock on {@link #advance(Duration)}, and can also be
+ * made to jump alone with {@link #jumpWallClock(Duration)}, as NTP or an operator might.
  *
  * <p>Liveness is judged like the Linux platform judges it: a holder that does not share this
  * process's boot id and pid namespace is {@link Liveness#UNKNOWN}; otherwise it is {@link
@@ -31,7 +32,8 @@ public final class FakePlatform implements Platform {
   private final ProcessIdentity self;
   private final Set<ProcessIdentity> running = new HashSet<>();
   private final PriorityQueue<Timer> timers =
-      new PriorityQueue<>(Comparator.comparingLong((Timer t) -> t.dueNanos).thenComparingLong(t -> t.seq));
+      new PriorityQueue<>(
+          Comparator.comparingLong((Timer t) -> t.dueNanos).thenComparingLong(t -> t.seq));
   private long nanos = 1_000_000_000L;
   private Instant wall = Instant.parse("2026-01-01T00:00:00Z");
   private long seq;
@@ -60,7 +62,8 @@ public final class FakePlatform implements Platform {
    */
   public synchronized ProcessIdentity startSibling(long pid) {
     ProcessIdentity sibling =
-        new ProcessIdentity(self.host(), self.bootId(), self.pidNamespace(), pid, "ticks:" + (2000 + pid));
+        new ProcessIdentity(
+            self.host(), self.bootId(), self.pidNamespace(), pid, "ticks:" + (2000 + pid));
     running.add(sibling);
     return sibling;
   }
@@ -117,7 +120,8 @@ public final class FakePlatform implements Platform {
   }
 
   /**
-   * Moves only the wall clock, as a clock adjustment would; the monotonic clock and the timers stay.
+   * Moves only the wall clock, as a clock adjustment would; the monotonic clock and the timers
+   * stay.
    *
    * @param jump how far to move; may be negative
    */
@@ -218,11 +222,15 @@ public final class FakePlatform implements Platform {
       if (closed) {
         return () -> {};
       }
-      Timer timer = addTimer(this, delay, () -> {
-        if (!closed) {
-          task.run();
-        }
-      });
+      Timer timer =
+          addTimer(
+              this,
+              delay,
+              () -> {
+                if (!closed) {
+                  task.run();
+                }
+              });
       return () -> removeTimer(timer);
     }
 

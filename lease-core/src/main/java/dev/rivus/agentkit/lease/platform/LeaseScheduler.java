@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * Timers and a place for blocking work, owned by one lease manager. Timer tasks must be short and
- * never block; blocking work (repository calls, user callbacks) goes to {@link #execute(Runnable)} so a
- * stuck call never delays a timer. Thread-safe.
+ * never block; blocking work (repository calls, user callbacks) goes to {@link #execute(Runnable)}
+ * so a stuck call never delays a timer. Thread-safe.
  */
 public interface LeaseScheduler extends AutoCloseable {
 
@@ -19,8 +19,8 @@ public interface LeaseScheduler extends AutoCloseable {
   Cancellable schedule(Duration delay, Runnable task);
 
   /**
-   * Runs {@code task}, which may block, on another thread as soon as possible; once the scheduler is
-   * closed, runs it on the calling thread instead, so that no notification is dropped.
+   * Runs {@code task}, which may block, on another thread as soon as possible; once the scheduler
+   * is closed, runs it on the calling thread instead, so that no notification is dropped.
    *
    * @param task the task
    */

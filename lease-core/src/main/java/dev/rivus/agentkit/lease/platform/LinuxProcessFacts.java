@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Process facts read from a Linux proc file system. A holder is judged only when it shares this
- * process's table (same boot id and pid namespace); then its pid is looked up directly and its start
- * time compared, so a reused pid counts as gone. Whatever cannot be read or could be hidden ({@code
- * hidepid}) is {@link Liveness#UNKNOWN}, never {@link Liveness#GONE}. Thread-safe: the current
- * identity is read once, and every judgement reads the proc file system afresh.
+ * process's table (same boot id and pid namespace); then its pid is looked up directly and its
+ * start time compared, so a reused pid counts as gone. Whatever cannot be read or could be hidden
+ * ({@code hidepid}) is {@link Liveness#UNKNOWN}, never {@link Liveness#GONE}. Thread-safe: the
+ * current identity is read once, and every judgement reads the proc file system afresh.
  */
 final class LinuxProcessFacts implements ProcessFacts {
 
@@ -36,8 +36,8 @@ final class LinuxProcessFacts implements ProcessFacts {
   /**
    * Reads the facts of process {@code ownPid} from {@code proc}, for tests over a fake tree.
    *
-   * @param seesHiddenProcesses whether this process sees processes that {@code hidepid} hides (root);
-   *     asked on every judgement of a missing pid under {@code hidepid}
+   * @param seesHiddenProcesses whether this process sees processes that {@code hidepid} hides
+   *     (root); asked on every judgement of a missing pid under {@code hidepid}
    */
   LinuxProcessFacts(Path proc, long ownPid, BooleanSupplier seesHiddenProcesses) {
     this.proc = proc;
@@ -106,7 +106,10 @@ final class LinuxProcessFacts implements ProcessFacts {
     return ProcStat.parse(new String(line, StandardCharsets.ISO_8859_1));
   }
 
-  /** Only a missing pid is ambiguous: hidepid hides processes, it never shows another in their place. */
+  /**
+   * Only a missing pid is ambiguous: hidepid hides processes, it never shows another in their
+   * place.
+   */
   private boolean mayBeHidden() {
     return ProcVisibility.mayHideProcesses(proc) && !seesHiddenProcesses.getAsBoolean();
   }
@@ -122,7 +125,8 @@ final class LinuxProcessFacts implements ProcessFacts {
   private @Nullable String readBootId() {
     try {
       String bootId =
-          Files.readString(proc.resolve("sys/kernel/random/boot_id"), StandardCharsets.UTF_8).trim();
+          Files.readString(proc.resolve("sys/kernel/random/boot_id"), StandardCharsets.UTF_8)
+              .trim();
       return bootId.isEmpty() ? null : bootId;
     } catch (IOException | RuntimeException unreadable) {
       return null;

@@ -6,18 +6,18 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Everything a lease manager takes from its surroundings: a monotonic clock, a wall clock, a scheduler,
- * the identity of the current process and a judgement of other processes' liveness. The library reads
- * no global clock and starts no thread except through this interface.
+ * Everything a lease manager takes from its surroundings: a monotonic clock, a wall clock, a
+ * scheduler, the identity of the current process and a judgement of other processes' liveness. The
+ * library reads no global clock and starts no thread except through this interface.
  *
- * <p>Implementations are thread-safe. Use {@link #system()} in production and {@link FakePlatform} in
- * tests.
+ * <p>Implementations are thread-safe. Use {@link #system()} in production and {@link FakePlatform}
+ * in tests.
  */
 public interface Platform {
 
   /**
-   * Returns the system platform: {@link System#nanoTime()}, the system wall clock, daemon threads, and
-   * process facts read from {@code /proc} on Linux (elsewhere liveness is always {@link
+   * Returns the system platform: {@link System#nanoTime()}, the system wall clock, daemon threads,
+   * and process facts read from {@code /proc} on Linux (elsewhere liveness is always {@link
    * Liveness#UNKNOWN}, so takeover waits for the TTL).
    *
    * @return a new system platform
@@ -64,8 +64,8 @@ public interface Platform {
   ProcessIdentity currentProcess();
 
   /**
-   * Judges whether another process, named in a lease record, is still running. Anything this platform
-   * cannot read means {@link Liveness#UNKNOWN}, never {@link Liveness#GONE}.
+   * Judges whether another process, named in a lease record, is still running. Anything this
+   * platform cannot read means {@link Liveness#UNKNOWN}, never {@link Liveness#GONE}.
    *
    * @param holder the process named by the record
    * @return alive, gone (or its pid reused), or unknown

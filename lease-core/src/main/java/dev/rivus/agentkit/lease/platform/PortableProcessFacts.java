@@ -4,8 +4,9 @@ import dev.rivus.agentkit.lease.Liveness;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 
 /**
- * Facts for systems without {@code /proc}: the pid and host name are known, boot id and pid namespace
- * are not, so every other holder's liveness is {@link Liveness#UNKNOWN} and takeover waits for the TTL.
+ * Facts for systems without {@code /proc}: the pid and host name are known, boot id and pid
+ * namespace are not, so every other holder's liveness is {@link Liveness#UNKNOWN} and takeover
+ * waits for the TTL.
  */
 final class PortableProcessFacts implements ProcessFacts {
 
@@ -13,8 +14,7 @@ final class PortableProcessFacts implements ProcessFacts {
 
   PortableProcessFacts() {
     ProcessHandle current = ProcessHandle.current();
-    String start =
-        current.info().startInstant().map(instant -> "instant:" + instant).orElse(null);
+    String start = current.info().startInstant().map(instant -> "instant:" + instant).orElse(null);
     self = new ProcessIdentity(HostNames.current(), null, null, current.pid(), start);
   }
 

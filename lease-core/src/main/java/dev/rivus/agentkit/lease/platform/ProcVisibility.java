@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Whether a proc file system may hide processes from this one ({@code hidepid}), and whether this
- * process sees them anyway. Both answers lean to the safe side: when in doubt, processes may be hidden
- * and this process does not see them, so a missing pid is never taken for a gone process.
+ * process sees them anyway. Both answers lean to the safe side: when in doubt, processes may be
+ * hidden and this process does not see them, so a missing pid is never taken for a gone process.
  */
 final class ProcVisibility {
 
@@ -24,9 +24,9 @@ final class ProcVisibility {
   private ProcVisibility() {}
 
   /**
-   * Tells whether the proc file system mounted at {@code procRoot} may hide other processes: mounted
-   * with {@code hidepid} (other than {@code 0}/{@code off}) or {@code subset=pid}, or of unknown options
-   * because the mount tables cannot be read or do not show a proc mount there.
+   * Tells whether the proc file system mounted at {@code procRoot} may hide other processes:
+   * mounted with {@code hidepid} (other than {@code 0}/{@code off}) or {@code subset=pid}, or of
+   * unknown options because the mount tables cannot be read or do not show a proc mount there.
    */
   static boolean mayHideProcesses(Path procRoot) {
     String mountPoint = procRoot.toAbsolutePath().normalize().toString();
@@ -48,9 +48,11 @@ final class ProcVisibility {
       if (!uidMap.trim().replaceAll("\\s+", " ").equals(INITIAL_UID_MAP)) {
         return false;
       }
-      for (String line : Files.readAllLines(procRoot.resolve("self/status"), StandardCharsets.UTF_8)) {
+      for (String line :
+          Files.readAllLines(procRoot.resolve("self/status"), StandardCharsets.UTF_8)) {
         if (line.startsWith("CapEff:")) {
-          return new BigInteger(line.substring("CapEff:".length()).trim(), 16).testBit(CAP_SYS_PTRACE);
+          return new BigInteger(line.substring("CapEff:".length()).trim(), 16)
+              .testBit(CAP_SYS_PTRACE);
         }
       }
       return false;
@@ -59,9 +61,12 @@ final class ProcVisibility {
     }
   }
 
-  /** Mount and super-block options of the topmost mount at {@code mountPoint}, or null if unknown. */
+  /**
+   * Mount and super-block options of the topmost mount at {@code mountPoint}, or null if unknown.
+   */
   private static @Nullable String optionsFromMountInfo(Path mountInfo, String mountPoint) {
-    // id parent major:minor root mount-point options [optional fields...] - type source super-options
+    // id parent major:minor root mount-point options [optional fields...] - type source
+    // super-options
     String found = null;
     for (String line : readLines(mountInfo)) {
       List<String> fields = List.of(line.trim().split(" "));

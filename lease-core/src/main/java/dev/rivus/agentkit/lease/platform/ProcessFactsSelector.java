@@ -12,7 +12,9 @@ final class ProcessFactsSelector {
     return select(System.getProperty("os.name", ""), Path.of("/proc"));
   }
 
-  /** Linux with a readable proc file system at {@code proc} is judged from it; anything else is not. */
+  /**
+   * Linux with a readable proc file system at {@code proc} is judged from it; anything else is not.
+   */
   static ProcessFacts select(String osName, Path proc) {
     if (osName.startsWith("Linux") && Files.isReadable(proc.resolve("self/stat"))) {
       return new LinuxProcessFacts(proc);

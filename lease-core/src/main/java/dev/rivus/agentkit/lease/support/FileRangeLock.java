@@ -17,24 +17,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An exclusive lock on a byte range of a lock file, held by at most one thread in all the processes of
- * a machine that use the file. Adapters use it for per-key write locks and fences.
+ * An exclusive lock on a byte range of a lock file, held by at most one thread in all the processes
+ * of a machine that use the file. Adapters use it for per-key write locks and fences.
  *
- * <p>Across processes it is an operating-system lock ({@link java.nio.channels.FileChannel#tryLock(long,
- * long, boolean)}), so the system releases it when the holding process dies, even by {@code kill -9}.
- * Within one JVM, threads and repository instances that lock the same file and range queue on a fair
- * semaphore first, so they never meet {@link java.nio.channels.OverlappingFileLockException}. The wait
- * for the operating-system lock polls with a short jittered backoff (about 0.5 ms, doubling up to about
- * 10 ms), since the system offers no fair, interruptible blocking wait.
+ * <p>Across processes it is an operating-system lock ({@link
+ * java.nio.channels.FileChannel#tryLock(long, long, boolean)}), so the system releases it when the
+ * holding process dies, even by {@code kill -9}. Within one JVM, threads and repository instances
+ * that lock the same file and range queue on a fair semaphore first, so they never meet {@link
+ * java.nio.channels.OverlappingFileLockException}. The wait for the operating-system lock polls
+ * with a short jittered backoff (about 0.5 ms, doubling up to about 10 ms), since the system offers
+ * no fair, interruptible blocking wait.
  *
- * <p>The lock file is created when missing and never deleted: deleting it while another process waits
- * on it would let two processes lock two different files of the same name. Nothing else in the
- * process may open the lock file: on POSIX systems closing any descriptor of a file drops all of the
- * process's locks on it. Locks on network file systems are only as reliable as the server's lock
- * manager.
+ * <p>The lock file is created when missing and never deleted: deleting it while another process
+ * waits on it would let two processes lock two different files of the same name. Nothing else in
+ * the process may open the lock file: on POSIX systems closing any descriptor of a file drops all
+ * of the process's locks on it. Locks on network file systems are only as reliable as the server's
+ * lock manager.
  *
- * <p>Instances are immutable and thread-safe; the {@link Held} lock they return may be released from
- * any thread.
+ * <p>Instances are immutable and thread-safe; the {@link Held} lock they return may be released
+ * from any thread.
  */
 public final class FileRangeLock {
 
@@ -50,10 +51,11 @@ public final class FileRangeLock {
   }
 
   /**
-   * Describes the lock on {@code size} bytes of {@code file} from {@code position}. Nothing is opened
-   * or locked until {@link #lock()} or {@link #lock(Duration)}.
+   * Describes the lock on {@code size} bytes of {@code file} from {@code position}. Nothing is
+   * opened or locked until {@link #lock()} or {@link #lock(Duration)}.
    *
-   * @param file the lock file; its directory must exist when locking, the file itself is created then
+   * @param file the lock file; its directory must exist when locking, the file itself is created
+   *     then
    * @param position the first byte of the range; the range may lie beyond the end of the file
    * @param size the number of bytes in the range
    * @return the lock description
@@ -76,9 +78,9 @@ public final class FileRangeLock {
   }
 
   /**
-   * Describes the lock on the one byte of {@code file} picked by a 64-bit hash, for adapters that put
-   * the locks of many keys in one side file: the byte at {@code hash >>> 2}. Two keys share a byte only
-   * when their hashes agree in the upper 62 bits; they then merely wait for each other.
+   * Describes the lock on the one byte of {@code file} picked by a 64-bit hash, for adapters that
+   * put the locks of many keys in one side file: the byte at {@code hash >>> 2}. Two keys share a
+   * byte only when their hashes agree in the upper 62 bits; they then merely wait for each other.
    *
    * @param file the lock file
    * @param hash a 64-bit hash of the key, for example the first 8 bytes of its SHA-256
@@ -215,8 +217,7 @@ public final class FileRangeLock {
     } catch (ClosedChannelException e) {
       return null; // closed under us; the next try opens the file again
     } catch (IOException e) {
-      throw new LeaseRepositoryFailure(
-          null, "cannot lock " + describe() + ": " + describe(e), e);
+      throw new LeaseRepositoryFailure(null, "cannot lock " + describe() + ": " + describe(e), e);
     }
   }
 
@@ -234,8 +235,11 @@ public final class FileRangeLock {
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
           null,
-          "cannot open lock file " + absolute + ": its directory cannot be resolved ("
-              + describe(e) + ")",
+          "cannot open lock file "
+              + absolute
+              + ": its directory cannot be resolved ("
+              + describe(e)
+              + ")",
           e);
     }
   }
@@ -296,7 +300,8 @@ public final class FileRangeLock {
     }
 
     /**
-     * Tells whether this lock is still held: not released, and its operating-system lock still valid.
+     * Tells whether this lock is still held: not released, and its operating-system lock still
+     * valid.
      *
      * @return {@code true} while held
      */

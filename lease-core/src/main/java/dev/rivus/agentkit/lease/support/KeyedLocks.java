@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One fair, non-reentrant lock per key, within one JVM. A key's lock exists only while some thread
- * holds or waits for it, so memory does not grow with the number of keys ever used. A held lock may be
- * released from any thread.
+ * holds or waits for it, so memory does not grow with the number of keys ever used. A held lock may
+ * be released from any thread.
  *
  * <p>Thread-safe.
  *

@@ -15,24 +15,26 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The process-wide table of lock files that {@link FileRangeLock} uses: per file, the one channel
- * through which this process takes its operating-system locks on it; per byte range, a fair semaphore
- * that lets one thread of this process at a time try for that range.
+ * through which this process takes its operating-system locks on it; per byte range, a fair
+ * semaphore that lets one thread of this process at a time try for that range.
  *
  * <p>This is the one piece of static state in the library, and it has to be. The operating system's
- * lock table is itself per process: POSIX {@code fcntl} locks belong to the process, not to a thread
- * or a descriptor, and closing <em>any</em> descriptor of a file drops <em>all</em> of the process's
- * locks on it. The JDK mirrors this with a JVM-wide table that throws {@link
+ * lock table is itself per process: POSIX {@code fcntl} locks belong to the process, not to a
+ * thread or a descriptor, and closing <em>any</em> descriptor of a file drops <em>all</em> of the
+ * process's locks on it. The JDK mirrors this with a JVM-wide table that throws {@link
  * OverlappingFileLockException} when a second channel asks for a range the JVM already holds. Two
  * repository instances on one directory, or two adapters sharing a side file, must therefore
  * coordinate through something as wide as the process; an instance field could not see the other
- * instance's locks. Entries are reference-counted and removed when no thread holds or waits for them,
- * so the table does not grow with the number of keys ever locked.
+ * instance's locks. Entries are reference-counted and removed when no thread holds or waits for
+ * them, so the table does not grow with the number of keys ever locked.
  */
 final class LockFileRegistry {
 
   private static final System.Logger LOG = System.getLogger(FileRangeLock.class.getName());
 
-  /** Guards {@link #FILES} and the counters in it; taken before a file's own monitor, never after. */
+  /**
+   * Guards {@link #FILES} and the counters in it; taken before a file's own monitor, never after.
+   */
   private static final Object TABLE_LOCK = new Object();
 
   private static final Map<Path, LockedFile> FILES = new HashMap<>();
@@ -52,8 +54,8 @@ final class LockFileRegistry {
 
   /**
    * Unregisters a thread that no longer holds nor waits for its range. The last one out of a file
-   * closes its channel; this happens under the table lock, so a channel opened for a later user of the
-   * same file can never be dropped by the close of an earlier one.
+   * closes its channel; this happens under the table lock, so a channel opened for a later user of
+   * the same file can never be dropped by the close of an earlier one.
    */
   static void leave(Registration registration) {
     synchronized (TABLE_LOCK) {
@@ -81,7 +83,9 @@ final class LockFileRegistry {
   /** One thread's place in the table, from {@link #enter} to {@link #leave}. */
   record Registration(LockedFile file, Range range, Slot slot) {}
 
-  /** The fair in-process gate of one range: only the thread holding the permit tries the OS lock. */
+  /**
+   * The fair in-process gate of one range: only the thread holding the permit tries the OS lock.
+   */
   static final class Slot {
     final Semaphore permit = new Semaphore(1, true);
     int users; // guarded by TABLE_LOCK
@@ -112,7 +116,11 @@ final class LockFileRegistry {
         if (open != null && held > 0) {
           LOG.log(
               Level.WARNING,
-              "the lock channel of " + path + " was closed while " + held + " range(s) were held;"
+              "the lock channel of "
+                  + path
+                  + " was closed while "
+                  + held
+                  + " range(s) were held;"
                   + " the operating system has released them");
           held = 0;
         }

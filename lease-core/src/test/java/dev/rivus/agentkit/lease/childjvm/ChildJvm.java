@@ -16,9 +16,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Another JVM running a main class from the test class path, for cross-process tests. Its output lines
- * are collected so a test can wait for one; closing it kills the process with {@code kill -9}. A
- * child's {@code main} should exit when its standard input ends, so no child outlives a crashed test.
+ * Another JVM running a main class from the test class path, for cross-process tests. Its output
+ * lines are collected so a test can wait for one; closing it kills the process with {@code kill
+ * -9}. A child's {@code main} should exit when its standard input ends, so no child outlives a
+ * crashed test.
  */
 public final class ChildJvm implements AutoCloseable {
 
@@ -74,14 +75,24 @@ public final class ChildJvm implements AutoCloseable {
         line = lines.poll();
         if (line == null) {
           throw new AssertionError(
-              name + " exited with " + process.exitValue() + " before printing '" + prefix
-                  + "'; output: " + transcript());
+              name
+                  + " exited with "
+                  + process.exitValue()
+                  + " before printing '"
+                  + prefix
+                  + "'; output: "
+                  + transcript());
         }
       }
       if (line == null && System.nanoTime() - deadline >= 0) {
         throw new AssertionError(
-            name + " printed no line starting with '" + prefix + "' within " + timeout
-                + "; output so far: " + transcript());
+            name
+                + " printed no line starting with '"
+                + prefix
+                + "' within "
+                + timeout
+                + "; output so far: "
+                + transcript());
       }
       if (line != null && line.startsWith(prefix)) {
         return line;
@@ -102,7 +113,8 @@ public final class ChildJvm implements AutoCloseable {
   /** Waits for the child to exit on its own; fails the test on timeout. */
   public int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      throw new AssertionError(name + " did not exit within " + timeout + "; output: " + transcript());
+      throw new AssertionError(
+          name + " did not exit within " + timeout + "; output: " + transcript());
     }
     return process.exitValue();
   }
@@ -136,7 +148,8 @@ public final class ChildJvm implements AutoCloseable {
 
   private void collectOutput() {
     try (BufferedReader reader =
-        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
         synchronized (this) {

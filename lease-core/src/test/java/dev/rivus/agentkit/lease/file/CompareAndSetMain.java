@@ -11,9 +11,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Child process: prints {@code READY}, waits for {@code GO} on standard input, then makes a number of
- * compare-and-set increments of one key's record, printing {@code WON <revision>} for each save that
- * succeeded and finally {@code DONE <successes>}. Arguments: directory, key, attempts, handle id.
+ * Child process: prints {@code READY}, waits for {@code GO} on standard input, then makes a number
+ * of compare-and-set increments of one key's record, printing {@code WON <revision>} for each save
+ * that succeeded and finally {@code DONE <successes>}. Arguments: directory, key, attempts, handle
+ * id.
  */
 public final class CompareAndSetMain {
 

@@ -43,7 +43,9 @@ class CorruptRecordTest {
     return Stream.of(
         damage("an empty file", json -> ""),
         damage("a truncated file", json -> json.substring(0, json.length() / 2)),
-        damage("a file cut before its closing brace", json -> json.substring(0, json.lastIndexOf('}'))),
+        damage(
+            "a file cut before its closing brace",
+            json -> json.substring(0, json.lastIndexOf('}'))),
         damage("binary garbage", json -> "\u0000\u0001\u00ff garbage"),
         damage("a JSON array", json -> "[1, 2, 3]"),
         damage("JSON null", json -> "null"),
@@ -51,18 +53,24 @@ class CorruptRecordTest {
         damage("a duplicated field", json -> json.replaceFirst("\\{", "{\"generation\": 99,")),
         edit("a missing generation", node -> node.without("generation")),
         edit("a missing holder", node -> node.without("holder")),
-        edit("a missing nullable field", node -> {
-          ((ObjectNode) node.get("holder").get("process")).remove("bootId");
-          return node;
-        }),
+        edit(
+            "a missing nullable field",
+            node -> {
+              ((ObjectNode) node.get("holder").get("process")).remove("bootId");
+              return node;
+            }),
         edit("a generation written as a string", node -> node.put("generation", "12")),
         edit("a fractional revision", node -> node.put("revision", 30.5)),
-        edit("a revision beyond a long", node -> node.put("revision", new java.math.BigInteger("99999999999999999999"))),
+        edit(
+            "a revision beyond a long",
+            node -> node.put("revision", new java.math.BigInteger("99999999999999999999"))),
         edit("a negative generation", node -> node.put("generation", -1)),
-        edit("a pid written as a string", node -> {
-          ((ObjectNode) node.get("holder").get("process")).put("pid", "4121");
-          return node;
-        }),
+        edit(
+            "a pid written as a string",
+            node -> {
+              ((ObjectNode) node.get("holder").get("process")).put("pid", "4121");
+              return node;
+            }),
         edit("a holder that is a string", node -> node.put("holder", "someone")),
         edit("an unknown state", node -> node.put("state", "STOLEN")),
         edit("an unreadable updatedAt", node -> node.put("updatedAt", "yesterday")),
@@ -114,7 +122,9 @@ class CorruptRecordTest {
   @Test
   void aRecordCopiedFromAnotherKeyIsReportedWithBothKeys() throws IOException {
     repository.save("task:8", Samples.first("task:8"), 0);
-    Files.copy(new RecordNames(repository.directory(), "task:8").record(), record,
+    Files.copy(
+        new RecordNames(repository.directory(), "task:8").record(),
+        record,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
     assertThatThrownBy(() -> repository.load(KEY))
@@ -126,7 +136,8 @@ class CorruptRecordTest {
 
   @Test
   void unknownExtraFieldsOfTheSameFormatAreIgnored() throws IOException {
-    Files.writeString(record, ((ObjectNode) JSON.readTree(valid)).put("comment", "by hand").toString());
+    Files.writeString(
+        record, ((ObjectNode) JSON.readTree(valid)).put("comment", "by hand").toString());
 
     assertThat(repository.load(KEY)).map(LeaseSnapshot::generation).contains(12L);
   }

@@ -56,7 +56,8 @@ class FileLeaseRepositoryConcurrencyTest {
               () -> {
                 start.await();
                 for (int i = 0; i < 15; i++) {
-                  long revision = compareAndSet(repository, "thread-" + Thread.currentThread().getId());
+                  long revision =
+                      compareAndSet(repository, "thread-" + Thread.currentThread().getId());
                   if (revision > 0) {
                     won.add(revision);
                   } else {
@@ -106,7 +107,9 @@ class FileLeaseRepositoryConcurrencyTest {
                 return FileLeaseRepository.open(directory).lockFence(KEY);
               });
       started.await();
-      await().atMost(Duration.ofSeconds(10)).until(() -> waiting[0].getState() == Thread.State.WAITING);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> waiting[0].getState() == Thread.State.WAITING);
 
       waiting[0].interrupt();
 
@@ -153,7 +156,8 @@ class FileLeaseRepositoryConcurrencyTest {
   @Test
   void aSaveThatCannotGetTheWriteLockWithinItsBudgetFailsNamingTheLockFile() throws Exception {
     FileLeaseRepository repository =
-        FileLeaseRepository.open(directory, new FileLeaseRepository.Options(Duration.ofMillis(200)));
+        FileLeaseRepository.open(
+            directory, new FileLeaseRepository.Options(Duration.ofMillis(200)));
     Path writeLock = new RecordNames(repository.directory(), KEY).writeLock();
     FileRangeLock.Held stuckWriter = FileRangeLock.of(writeLock, 0, 1).lock();
     try {
@@ -243,7 +247,10 @@ class FileLeaseRepositoryConcurrencyTest {
     assertThat(mostInside).hasValue(1);
   }
 
-  /** One compare-and-set increment of the key's record: the revision written, or 0 if another writer moved first. */
+  /**
+   * One compare-and-set increment of the key's record: the revision written, or 0 if another writer
+   * moved first.
+   */
   static long compareAndSet(LeaseRepository repository, String handle) {
     Optional<LeaseSnapshot> stored = repository.load(KEY);
     LeaseSnapshot next =

@@ -97,5 +97,4 @@ class FileLeaseRepositoryCrossProcessTest {
     children.add(child);
     return child;
   }
-
 }

@@ -43,7 +43,8 @@ class FileLeaseRepositoryTest {
   @Test
   void loadsBackATombstoneWhoseHolderFactsAreUnknown() {
     FileLeaseRepository repository = open();
-    LeaseSnapshot first = LeaseSnapshot.first("task:1", Samples.holderWithUnknownFacts("h"), Samples.NOW);
+    LeaseSnapshot first =
+        LeaseSnapshot.first("task:1", Samples.holderWithUnknownFacts("h"), Samples.NOW);
     repository.save("task:1", first, 0);
     LeaseSnapshot tombstone = first.released(Instant.parse("2030-01-01T00:00:00Z"));
 
@@ -212,8 +213,7 @@ class FileLeaseRepositoryTest {
     try {
       assertThatThrownBy(() -> repository.save("k", Samples.first("k").renewed(Samples.NOW), 1))
           .isInstanceOfSatisfying(
-              LeaseRepositoryFailure.class,
-              failure -> assertThat(failure.key()).contains("k"))
+              LeaseRepositoryFailure.class, failure -> assertThat(failure.key()).contains("k"))
           .hasMessageContaining(repository.directory().toString());
       assertThat(repository.load("k")).contains(Samples.first("k"));
     } finally {
@@ -228,7 +228,8 @@ class FileLeaseRepositoryTest {
     assertThatThrownBy(() -> new FileLeaseRepository.Options(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("writeLockWait");
-    assertThat(FileLeaseRepository.Options.defaults().writeLockWait()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(FileLeaseRepository.Options.defaults().writeLockWait())
+        .isEqualTo(Duration.ofSeconds(10));
   }
 
   static List<Path> jsonFiles(FileLeaseRepository repository) throws IOException {

@@ -13,7 +13,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The file repository under the real lease manager: the adapter fits the port as the manager uses it. */
+/**
+ * The file repository under the real lease manager: the adapter fits the port as the manager uses
+ * it.
+ */
 class FileLeaseRepositoryWithManagerTest {
 
   @TempDir Path directory;

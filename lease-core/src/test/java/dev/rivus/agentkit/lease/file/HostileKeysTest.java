@@ -56,7 +56,9 @@ class HostileKeysTest {
 
     assertThat(repository.load(key)).contains(Samples.first(key));
     assertThat(entriesBelow(root))
-        .allSatisfy(path -> assertThat(path.equals(directory) || path.getParent().equals(directory)).isTrue());
+        .allSatisfy(
+            path ->
+                assertThat(path.equals(directory) || path.getParent().equals(directory)).isTrue());
     assertThat(entriesBelow(directory))
         .extracting(path -> path.getFileName().toString())
         .allMatch(name -> name.matches(SAFE_NAME), "matches " + SAFE_NAME);

@@ -33,6 +33,7 @@ final class Samples {
   }
 
   static LeaseSnapshot snapshot(String key, long generation, long revision) {
-    return new LeaseSnapshot(key, generation, revision, LeaseState.HELD, holder("h-" + generation), NOW);
+    return new LeaseSnapshot(
+        key, generation, revision, LeaseState.HELD, holder("h-" + generation), NOW);
   }
 }

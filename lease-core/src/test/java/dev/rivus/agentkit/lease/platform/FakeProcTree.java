@@ -6,7 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A directory laid out like the parts of a Linux {@code /proc} that {@link LinuxProcessFacts} reads. */
+/**
+ * A directory laid out like the parts of a Linux {@code /proc} that {@link LinuxProcessFacts}
+ * reads.
+ */
 final class FakeProcTree {
 
   static final long OWN_PID = 4242;
@@ -16,7 +19,9 @@ final class FakeProcTree {
 
   private final Path root;
 
-  /** Lays out a tree for process {@link #OWN_PID} with a boot id, a pid namespace and no hidepid. */
+  /**
+   * Lays out a tree for process {@link #OWN_PID} with a boot id, a pid namespace and no hidepid.
+   */
   FakeProcTree(Path root) {
     this.root = root;
     write("sys/kernel/random/boot_id", BOOT_ID + "\n");
@@ -83,7 +88,9 @@ final class FakeProcTree {
     }
   }
 
-  /** Facts of {@link #OWN_PID} over this tree; {@code root} says whether it sees hidden processes. */
+  /**
+   * Facts of {@link #OWN_PID} over this tree; {@code root} says whether it sees hidden processes.
+   */
   LinuxProcessFacts facts(boolean root) {
     return new LinuxProcessFacts(this.root, OWN_PID, () -> root);
   }

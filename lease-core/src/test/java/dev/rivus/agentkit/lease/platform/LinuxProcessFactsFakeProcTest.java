@@ -82,8 +82,13 @@ class LinuxProcessFactsFakeProcTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "hidepid=1", "hidepid=2", "hidepid=4", "hidepid=invisible", "hidepid=noaccess",
-        "hidepid=ptraceable", "subset=pid"
+        "hidepid=1",
+        "hidepid=2",
+        "hidepid=4",
+        "hidepid=invisible",
+        "hidepid=noaccess",
+        "hidepid=ptraceable",
+        "subset=pid"
       })
   void cannotTellAMissingPidFromAHiddenOneUnderHidepidWhenNotRoot(String option) {
     proc.mountInfo("rw,relatime", "rw," + option);
@@ -210,7 +215,11 @@ class LinuxProcessFactsFakeProcTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "instant:2026-01-01T00:00:00Z", "ticks:", "ticks:-5", "9000", "ticks:99999999999999999999"
+        "instant:2026-01-01T00:00:00Z",
+        "ticks:",
+        "ticks:-5",
+        "9000",
+        "ticks:99999999999999999999"
       })
   void cannotJudgeAHolderWhoseStartTimeIsInAnotherForm(String start) {
     assertThat(proc.facts(false).liveness(holder(start))).isEqualTo(Liveness.UNKNOWN);

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@link LinuxProcessFacts} against this machine's real {@code /proc}, with a real child process. */
+/**
+ * {@link LinuxProcessFacts} against this machine's real {@code /proc}, with a real child process.
+ */
 class LinuxProcessFactsTest {
 
   private static final Path PROC = Path.of("/proc");

@@ -17,7 +17,8 @@ class FileRangeLockCrossProcessTest {
   @TempDir Path directory;
 
   @Test
-  void boundedWaitFailsWhileAnotherProcessHoldsTheRangeAndSucceedsOnceItIsKilled() throws Exception {
+  void boundedWaitFailsWhileAnotherProcessHoldsTheRangeAndSucceedsOnceItIsKilled()
+      throws Exception {
     Path file = directory.resolve("cross.lock");
     try (ChildJvm child = ChildJvm.start(RangeLockHolderMain.class, file.toString(), "7", "1")) {
       child.awaitLine("LOCKED", CHILD_START);

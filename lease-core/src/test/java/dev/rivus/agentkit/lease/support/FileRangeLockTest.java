@@ -114,7 +114,9 @@ class FileRangeLockTest {
                 return FileRangeLock.of(file, 0, 1).lock();
               });
       started.await();
-      await().atMost(Duration.ofSeconds(10)).until(() -> waiting[0].getState() == Thread.State.WAITING);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> waiting[0].getState() == Thread.State.WAITING);
 
       waiting[0].interrupt();
 
@@ -167,9 +169,12 @@ class FileRangeLockTest {
                 return null;
               }));
       // Each waiter must be parked on the fair gate before the next one arrives.
-      await().atMost(Duration.ofSeconds(10))
-          .until(() -> waitingThreads.size() == number + 1
-              && waitingThreads.get(number).getState() == Thread.State.WAITING);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  waitingThreads.size() == number + 1
+                      && waitingThreads.get(number).getState() == Thread.State.WAITING);
     }
 
     first.close();
@@ -183,8 +188,10 @@ class FileRangeLockTest {
   @Test
   void rejectsRangesThatCannotBeLocked() {
     Path file = directory.resolve("x.lock");
-    assertThatThrownBy(() -> FileRangeLock.of(file, -1, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> FileRangeLock.of(file, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FileRangeLock.of(file, -1, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FileRangeLock.of(file, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> FileRangeLock.of(file, Long.MAX_VALUE, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("position " + Long.MAX_VALUE);

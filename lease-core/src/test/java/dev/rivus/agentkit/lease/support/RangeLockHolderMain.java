@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Child process: locks a byte range of a file, prints {@code LOCKED}, and holds the lock until killed
- * or until its standard input ends. Arguments: file, position, size.
+ * Child process: locks a byte range of a file, prints {@code LOCKED}, and holds the lock until
+ * killed or until its standard input ends. Arguments: file, position, size.
  */
 public final class RangeLockHolderMain {
 

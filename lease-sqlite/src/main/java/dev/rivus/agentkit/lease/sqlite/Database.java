@@ -15,26 +15,28 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConfig;
-import org.sqlite.jdbc4.JDBC4Connection;
 import org.sqlite.SQLiteOpenMode;
+import org.sqlite.jdbc4.JDBC4Connection;
 
 /**
  * Runs units of work against the database file within the busy wait budget: borrows a connection,
- * serializes this process's writers, and retries busy and locked results with a jittered exponential
- * backoff.
+ * serializes this process's writers, and retries busy and locked results with a jittered
+ * exponential backoff.
  *
  * <p>Why not SQLite's own busy handler: it is neither fair nor reliable across processes (measured:
- * with two processes on one file under {@code synchronous=FULL}, one did 53,219 cycles in 15 s and the
- * other 1, then got {@code SQLITE_BUSY} despite {@code busy_timeout=10000}). Its sleeps grow to 100 ms
- * while the other process takes the lock again within microseconds of releasing it. Here each attempt
- * gets a short {@code busy_timeout} ({@value #ATTEMPT_BUSY_TIMEOUT_MILLIS} ms), then the thread sleeps a
- * random pause that starts at 0.25 ms and doubles up to 8 ms, so a waiting process keeps trying often
- * and processes do not fall into lockstep; when the budget is spent the call fails with a {@link
- * LeaseRepositoryFailure} saying how long it waited and how many attempts it made.
+ * with two processes on one file under {@code synchronous=FULL}, one did 53,219 cycles in 15 s and
+ * the other 1, then got {@code SQLITE_BUSY} despite {@code busy_timeout=10000}). Its sleeps grow to
+ * 100 ms while the other process takes the lock again within microseconds of releasing it. Here
+ * each attempt gets a short {@code busy_timeout} ({@value #ATTEMPT_BUSY_TIMEOUT_MILLIS} ms), then
+ * the thread sleeps a random pause that starts at 0.25 ms and doubles up to 8 ms, so a waiting
+ * process keeps trying often and processes do not fall into lockstep; when the budget is spent the
+ * call fails with a {@link LeaseRepositoryFailure} saying how long it waited and how many attempts
+ * it made.
  *
- * <p>Why a fair write gate: threads of one process would otherwise meet only at SQLite's file lock and
- * back off blindly against each other. Queuing them on a fair semaphore first makes writes of one
- * process first come, first served, and leaves only other processes to contend at the file lock.
+ * <p>Why a fair write gate: threads of one process would otherwise meet only at SQLite's file lock
+ * and back off blindly against each other. Queuing them on a fair semaphore first makes writes of
+ * one process first come, first served, and leaves only other processes to contend at the file
+ * lock.
  *
  * <p>Why a hand-written pool rather than HikariCP: the connections are to a local file, need no
  * validation, keep-alive or eviction, and a repository needs only a handful of them. A pool library
@@ -54,12 +56,14 @@ final class Database implements AutoCloseable {
   private final SqliteFailures failures;
   private final Semaphore writeGate = new Semaphore(1, true);
   private final Semaphore permits;
+
   /**
    * Idle connections by sync level: a write takes one already at its level, so that an acquire and
-   * release cycle on one thread alternates between two connections instead of switching {@code PRAGMA
-   * synchronous} twice per cycle. Reads take any.
+   * release cycle on one thread alternates between two connections instead of switching {@code
+   * PRAGMA synchronous} twice per cycle. Reads take any.
    */
   private final Map<SyncMode, ConcurrentLinkedDeque<Session>> idle = new EnumMap<>(SyncMode.class);
+
   private final AtomicInteger open = new AtomicInteger();
   private volatile boolean closed;
 
@@ -92,8 +96,8 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs write work, which opens its own {@code BEGIN IMMEDIATE} transaction, at the given sync level,
-   * behind this process's write gate.
+   * Runs write work, which opens its own {@code BEGIN IMMEDIATE} transaction, at the given sync
+   * level, behind this process's write gate.
    */
   <T> T write(@Nullable String key, String operation, SyncMode mode, Work<T> work) {
     long start = System.nanoTime();
@@ -210,7 +214,8 @@ final class Database implements AutoCloseable {
     SyncMode preferred = mode == null ? SyncMode.NORMAL : mode;
     Session pooled = idle.get(preferred).pollFirst();
     if (pooled == null && (mode == null || open.get() >= maxConnections)) {
-      // At the limit, an idle connection of the other level is switched rather than a new one opened.
+      // At the limit, an idle connection of the other level is switched rather than a new one
+      // opened.
       pooled = idle.get(preferred == SyncMode.FULL ? SyncMode.NORMAL : SyncMode.FULL).pollFirst();
     }
     if (pooled != null) {
@@ -224,7 +229,8 @@ final class Database implements AutoCloseable {
     String name = file.toString();
     // The file name is passed apart from the URL, so that '?' or '#' in a path are not parsed as
     // URL syntax.
-    Session session = new Session(new JDBC4Connection("jdbc:sqlite:" + name, name, properties), open);
+    Session session =
+        new Session(new JDBC4Connection("jdbc:sqlite:" + name, name, properties), open);
     open.incrementAndGet();
     return session;
   }
@@ -233,10 +239,12 @@ final class Database implements AutoCloseable {
     try {
       if (session != null) {
         if (reusable && !closed) {
-          Deque<Session> deque = idle.get(session.mode() == SyncMode.FULL ? SyncMode.FULL : SyncMode.NORMAL);
+          Deque<Session> deque =
+              idle.get(session.mode() == SyncMode.FULL ? SyncMode.FULL : SyncMode.NORMAL);
           deque.offerFirst(session);
           if (closed && deque.remove(session)) {
-            session.close(); // closed meanwhile: close() may have drained the deque before our offer
+            session
+                .close(); // closed meanwhile: close() may have drained the deque before our offer
           }
         } else {
           session.close();
@@ -288,6 +296,7 @@ final class Database implements AutoCloseable {
   }
 
   static LeaseRepositoryFailure unusable(Path file, String why, @Nullable Throwable cause) {
-    return new LeaseRepositoryFailure(null, "cannot open lease database " + file + ": " + why, cause);
+    return new LeaseRepositoryFailure(
+        null, "cannot open lease database " + file + ": " + why, cause);
   }
 }

@@ -8,13 +8,13 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * How a key is stored: as a BLOB in WTF-8, the generalization of UTF-8 that also encodes unpaired
- * surrogates. For every well-formed key the bytes are exactly its UTF-8, so {@code CAST(lease_key AS
- * TEXT)} shows it in the {@code sqlite3} shell.
+ * surrogates. For every well-formed key the bytes are exactly its UTF-8, so {@code CAST(lease_key
+ * AS TEXT)} shows it in the {@code sqlite3} shell.
  *
- * <p>Why not a TEXT column: sqlite-jdbc encodes strings with {@link String#getBytes} and so replaces an
- * unpaired surrogate with {@code '?'}; {@code "a\uD800"} and {@code "a?"} would then share one record.
- * This encoding is injective over all Java strings, so two keys never share a record, and the key is
- * only ever a bound parameter, never SQL text.
+ * <p>Why not a TEXT column: sqlite-jdbc encodes strings with {@link String#getBytes} and so
+ * replaces an unpaired surrogate with {@code '?'}; {@code "a\uD800"} and {@code "a?"} would then
+ * share one record. This encoding is injective over all Java strings, so two keys never share a
+ * record, and the key is only ever a bound parameter, never SQL text.
  */
 final class KeyBytes {
 

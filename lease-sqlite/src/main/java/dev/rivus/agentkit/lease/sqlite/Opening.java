@@ -23,7 +23,9 @@ final class Opening {
     this.schema = new Schema(file);
   }
 
-  /** Resolves the path and checks what SQLite would only report as "unable to open database file". */
+  /**
+   * Resolves the path and checks what SQLite would only report as "unable to open database file".
+   */
   static Path checkedPath(Path given) {
     Path file = given.toAbsolutePath().normalize();
     Path directory = file.getParent();

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
 final class Rows {
 
   /**
-   * The holder named by a floor snapshot: a placeholder, since the real last holder was pruned. A floor
-   * is a tombstone, so no one judges this holder's liveness.
+   * The holder named by a floor snapshot: a placeholder, since the real last holder was pruned. A
+   * floor is a tombstone, so no one judges this holder's liveness.
    */
   static final HolderIdentity PRUNED =
       new HolderIdentity(new ProcessIdentity("(pruned)", null, null, 1, null), "(pruned)");
@@ -50,7 +50,8 @@ final class Rows {
   /**
    * Maps the columns of {@link Sql#SELECT_RECORD}.
    *
-   * @throws IllegalArgumentException if a stored value breaks a rule of the snapshot (a damaged row)
+   * @throws IllegalArgumentException if a stored value breaks a rule of the snapshot (a damaged
+   *     row)
    */
   private static LeaseSnapshot snapshot(String key, ResultSet row) throws SQLException {
     ProcessIdentity process =
@@ -65,7 +66,9 @@ final class Rows {
         Instant.ofEpochSecond(row.getLong(10), row.getLong(11)));
   }
 
-  /** The generation floor left by pruning, as a snapshot of the key, or empty if nothing was pruned. */
+  /**
+   * The generation floor left by pruning, as a snapshot of the key, or empty if nothing was pruned.
+   */
   static Optional<LeaseSnapshot> floor(Session session, String key) throws SQLException {
     try (ResultSet row = session.statement(Sql.SELECT_FLOOR).executeQuery()) {
       long floor = row.next() ? row.getLong(1) : 0;

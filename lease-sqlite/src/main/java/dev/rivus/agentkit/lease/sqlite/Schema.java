@@ -23,8 +23,9 @@ import java.util.Locale;
  *   <li>{@code lease}: one row per key; the key is a BLOB in WTF-8 (see {@link KeyBytes}); {@code
  *       WITHOUT ROWID}, so the row lives in the primary key's B-tree and a lookup touches one tree.
  *       No index on age: pruning is rare and scans the table; an index would cost every write.
- *   <li>{@code lease_meta}: {@code schema_version}, {@code generation_floor} (the highest generation
- *       ever pruned; a key created later starts above it) and {@code floor_raised_at_seconds}.
+ *   <li>{@code lease_meta}: {@code schema_version}, {@code generation_floor} (the highest
+ *       generation ever pruned; a key created later starts above it) and {@code
+ *       floor_raised_at_seconds}.
  * </ul>
  */
 final class Schema {
@@ -41,7 +42,9 @@ final class Schema {
               + " name TEXT PRIMARY KEY NOT NULL,"
               + " value INTEGER NOT NULL"
               + ") WITHOUT ROWID",
-          "INSERT INTO lease_meta (name, value) VALUES ('schema_version', " + VERSION + "),"
+          "INSERT INTO lease_meta (name, value) VALUES ('schema_version', "
+              + VERSION
+              + "),"
               + " ('generation_floor', 0), ('floor_raised_at_seconds', 0)",
           "CREATE TABLE lease ("
               + " lease_key BLOB PRIMARY KEY NOT NULL,"
@@ -128,7 +131,10 @@ final class Schema {
       if (version < VERSION) {
         throw new LeaseRepositoryFailure(
             null,
-            file + " has lease schema version " + version + ", which no release ever wrote;"
+            file
+                + " has lease schema version "
+                + version
+                + ", which no release ever wrote;"
                 + " the file is damaged",
             null);
       }
@@ -161,7 +167,9 @@ final class Schema {
         statement.executeQuery("SELECT value FROM lease_meta WHERE name = 'schema_version'")) {
       if (!row.next()) {
         throw new LeaseRepositoryFailure(
-            null, file + " is a lease database without a schema version; the file is damaged", null);
+            null,
+            file + " is a lease database without a schema version; the file is damaged",
+            null);
       }
       return row.getInt(1);
     }

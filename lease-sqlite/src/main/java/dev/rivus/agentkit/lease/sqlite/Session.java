@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One SQLite connection with its prepared statements and its current {@code synchronous} level. Used
- * by one thread at a time (the pool hands it out exclusively): sqlite-jdbc connections are not safe for
- * concurrent use.
+ * One SQLite connection with its prepared statements and its current {@code synchronous} level.
+ * Used by one thread at a time (the pool hands it out exclusively): sqlite-jdbc connections are not
+ * safe for concurrent use.
  */
 final class Session implements AutoCloseable {
 
@@ -31,7 +31,8 @@ final class Session implements AutoCloseable {
   /** Sets the sync level for the next transaction; a no-op when it is already set. */
   void use(SyncMode wanted) throws SQLException {
     if (mode != wanted) {
-      // SQLite refuses to change the safety level inside a transaction; callers set it before BEGIN.
+      // SQLite refuses to change the safety level inside a transaction; callers set it before
+      // BEGIN.
       try (Statement statement = connection.createStatement()) {
         statement.execute("PRAGMA synchronous = " + wanted.name());
       }

@@ -34,8 +34,7 @@ enum Sql {
   DELETE_PRUNABLE(
       "DELETE FROM lease WHERE state = 'RELEASED'"
           + " AND (updated_at_seconds < ?1 OR (updated_at_seconds = ?1 AND updated_at_nanos <= ?2))"),
-  RAISE_FLOOR(
-      "UPDATE lease_meta SET value = max(value, ?) WHERE name = 'generation_floor'"),
+  RAISE_FLOOR("UPDATE lease_meta SET value = max(value, ?) WHERE name = 'generation_floor'"),
   SET_FLOOR_TIME("UPDATE lease_meta SET value = ? WHERE name = 'floor_raised_at_seconds'");
 
   private final String text;

@@ -40,8 +40,15 @@ final class SqliteFailures {
   LeaseRepositoryFailure translate(@Nullable String key, String operation, SQLException e) {
     return new LeaseRepositoryFailure(
         key,
-        "lease database " + file + ": " + explain(primaryCode(e)) + " while " + operation
-            + " (" + e.getMessage() + ")",
+        "lease database "
+            + file
+            + ": "
+            + explain(primaryCode(e))
+            + " while "
+            + operation
+            + " ("
+            + e.getMessage()
+            + ")",
         e);
   }
 
@@ -68,10 +75,14 @@ final class SqliteFailures {
         last);
   }
 
-  LeaseRepositoryFailure interrupted(@Nullable String key, String operation, InterruptedException e) {
+  LeaseRepositoryFailure interrupted(
+      @Nullable String key, String operation, InterruptedException e) {
     return new LeaseRepositoryFailure(
         key,
-        "lease database " + file + ": interrupted while waiting to go on " + operation
+        "lease database "
+            + file
+            + ": interrupted while waiting to go on "
+            + operation
             + "; the thread's interrupt flag is set again",
         e);
   }
@@ -106,7 +117,10 @@ final class SqliteFailures {
   }
 
   private static int primaryCode(SQLException e) {
-    int code = e instanceof SQLiteException ? ((SQLiteException) e).getResultCode().code : e.getErrorCode();
+    int code =
+        e instanceof SQLiteException
+            ? ((SQLiteException) e).getResultCode().code
+            : e.getErrorCode();
     return code & 0xFF;
   }
 }

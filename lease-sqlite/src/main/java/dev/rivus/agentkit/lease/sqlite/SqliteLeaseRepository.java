@@ -1,9 +1,9 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseKeys;
-import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.nio.file.Path;
@@ -32,24 +32,25 @@ import org.jspecify.annotations.Nullable;
  * other connection, in this process or another, can write between the comparison and the write.
  *
  * <p><b>Durability.</b> The database runs in WAL mode. A write that creates a record or raises its
- * generation commits with {@code synchronous=FULL}: the WAL is synced before {@code save} returns, so a
- * generation handed out survives a crash and a power cut. A renewal or release keeps the generation and
- * commits with {@code synchronous=NORMAL} (synced at the next checkpoint or {@code FULL} commit). A
- * power cut may lose such a write, together with every later one, never one without those before it
- * (WAL frames carry chained checksums, so recovery keeps a prefix of the commits). What survives
- * therefore ends at or after the last {@code FULL} commit, that is after the last generation raised:
- * the record can only look older (an earlier revision of the same generation, or still held by a
- * holder that had released), and no generation ever goes back. A process crash loses nothing that was
- * committed in either mode. {@link SqliteOptions.Builder#syncEveryWrite(boolean)} syncs every write.
+ * generation commits with {@code synchronous=FULL}: the WAL is synced before {@code save} returns,
+ * so a generation handed out survives a crash and a power cut. A renewal or release keeps the
+ * generation and commits with {@code synchronous=NORMAL} (synced at the next checkpoint or {@code
+ * FULL} commit). A power cut may lose such a write, together with every later one, never one
+ * without those before it (WAL frames carry chained checksums, so recovery keeps a prefix of the
+ * commits). What survives therefore ends at or after the last {@code FULL} commit, that is after
+ * the last generation raised: the record can only look older (an earlier revision of the same
+ * generation, or still held by a holder that had released), and no generation ever goes back. A
+ * process crash loses nothing that was committed in either mode. {@link
+ * SqliteOptions.Builder#syncEveryWrite(boolean)} syncs every write.
  *
- * <p><b>Busy databases.</b> A call that meets a database locked by another connection retries with a
- * jittered exponential backoff and fails with {@link LeaseRepositoryFailure} once {@link
+ * <p><b>Busy databases.</b> A call that meets a database locked by another connection retries with
+ * a jittered exponential backoff and fails with {@link LeaseRepositoryFailure} once {@link
  * SqliteOptions#busyWait()} is spent, saying how long it waited and how many attempts it made; it
  * never hangs and never lets {@code SQLITE_BUSY} out.
  *
  * <p><b>Fence.</b> {@link #lockFence} locks one byte, chosen by a hash of the key, of the side file
- * {@code <database>.fence}; the operating system releases it when the holding process dies. It never
- * touches the database, so it never delays a save or a renewal.
+ * {@code <database>.fence}; the operating system releases it when the holding process dies. It
+ * never touches the database, so it never delays a save or a renewal.
  *
  * <p><b>Pruning.</b> {@link #prune(Duration)} deletes old tombstones and raises a stored generation
  * floor; a key that comes back starts above it, so generations stay monotonic.
@@ -76,8 +77,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Opens the lease database in {@code databaseFile} with the default options, creating the file and
-   * its schema if the file does not exist.
+   * Opens the lease database in {@code databaseFile} with the default options, creating the file
+   * and its schema if the file does not exist.
    *
    * @param databaseFile the database file; its directory must exist
    * @return the open repository; close it to release its connections
@@ -90,8 +91,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Opens the lease database in {@code databaseFile}, creating the file and its schema if the file does
-   * not exist.
+   * Opens the lease database in {@code databaseFile}, creating the file and its schema if the file
+   * does not exist.
    *
    * @param databaseFile the database file; its directory must exist
    * @param options busy wait, connections, durability and clock
@@ -100,7 +101,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    *     database, of a newer schema version, corrupt, or stays locked beyond the busy wait
    * @throws IllegalArgumentException if an argument is null
    */
-  public static SqliteLeaseRepository open(@Nullable Path databaseFile, @Nullable SqliteOptions options) {
+  public static SqliteLeaseRepository open(
+      @Nullable Path databaseFile, @Nullable SqliteOptions options) {
     if (databaseFile == null || options == null) {
       throw new IllegalArgumentException("databaseFile and options must not be null");
     }
@@ -137,7 +139,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    * {@inheritDoc}
    *
    * <p>After {@link #prune(Duration)} removed tombstones, a key with no record loads as a floor: a
-   * released snapshot with revision {@code 0}, the highest pruned generation, and a placeholder holder.
+   * released snapshot with revision {@code 0}, the highest pruned generation, and a placeholder
+   * holder.
    *
    * @throws IllegalStateException if the repository is closed
    */
@@ -158,9 +161,9 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    * {@inheritDoc}
    *
    * <p>Besides the revision, the stored record is checked against the new one: a write never lowers
-   * the generation, never gives the current generation to another holder, and never creates a record
-   * at or below the pruning floor. Such a write can only come from a writer whose read predates a
-   * pruning (revisions restart after one), and it fails as a {@link RevisionConflict}.
+   * the generation, never gives the current generation to another holder, and never creates a
+   * record at or below the pruning floor. Such a write can only come from a writer whose read
+   * predates a pruning (revisions restart after one), and it fails as a {@link RevisionConflict}.
    *
    * @throws IllegalStateException if the repository is closed
    */
@@ -203,7 +206,9 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     sync.saved(key, snapshot);
   }
 
-  /** The compare-and-set transaction; returns whether it created a record or raised a generation. */
+  /**
+   * The compare-and-set transaction; returns whether it created a record or raised a generation.
+   */
   private boolean compareAndWrite(
       Session session, byte[] keyBytes, LeaseSnapshot snapshot, long expectedRevision)
       throws SQLException {
@@ -236,8 +241,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Whether {@code next} may follow {@code stored} of the same revision: the same generation under the
-   * same holder (a renewal or release), or a higher generation (an acquisition).
+   * Whether {@code next} may follow {@code stored} of the same revision: the same generation under
+   * the same holder (a renewal or release), or a higher generation (an acquisition).
    */
   private static boolean keepsOrRaises(LeaseSnapshot stored, LeaseSnapshot next) {
     if (next.generation() > stored.generation()) {
@@ -250,10 +255,11 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    * {@inheritDoc}
    *
    * <p>The fence is an operating-system lock on one byte of {@code <database>.fence}, chosen by a
-   * 64-bit hash (SHA-256) of the key, behind a fair in-process lock ({@link FileRangeLock}): threads of
-   * this JVM and other processes exclude each other, and the system releases the fence of a process
-   * that dies. Two keys share a byte only if their hashes agree in 62 bits; they would then only wait
-   * for each other. The fence file is never the database, so a held fence never delays a save.
+   * 64-bit hash (SHA-256) of the key, behind a fair in-process lock ({@link FileRangeLock}):
+   * threads of this JVM and other processes exclude each other, and the system releases the fence
+   * of a process that dies. Two keys share a byte only if their hashes agree in 62 bits; they would
+   * then only wait for each other. The fence file is never the database, so a held fence never
+   * delays a save.
    */
   @Override
   public Fence lockFence(String key) throws InterruptedException {
@@ -268,10 +274,10 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Deletes tombstones (released records) last written at least {@code olderThan} ago, by the options'
-   * clock, and raises the stored generation floor to the highest generation deleted, in one
-   * synced transaction. A pruned key then loads as a floor snapshot, and its next acquisition gets a
-   * generation above every one it had; no held record is ever deleted.
+   * Deletes tombstones (released records) last written at least {@code olderThan} ago, by the
+   * options' clock, and raises the stored generation floor to the highest generation deleted, in
+   * one synced transaction. A pruned key then loads as a floor snapshot, and its next acquisition
+   * gets a generation above every one it had; no held record is ever deleted.
    *
    * @param olderThan how old a tombstone must be to go; zero prunes every tombstone
    * @return how many records were deleted
@@ -334,7 +340,9 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
             return Rows.selectAll(session);
           } catch (IllegalArgumentException e) {
             throw new LeaseRepositoryFailure(
-                null, "lease database " + file + ": a record is damaged (" + e.getMessage() + ")", e);
+                null,
+                "lease database " + file + ": a record is damaged (" + e.getMessage() + ")",
+                e);
           }
         });
   }
@@ -346,7 +354,12 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     } catch (IllegalArgumentException e) {
       throw new LeaseRepositoryFailure(
           key,
-          "lease database " + file + ": the record of '" + key + "' is damaged (" + e.getMessage()
+          "lease database "
+              + file
+              + ": the record of '"
+              + key
+              + "' is damaged ("
+              + e.getMessage()
               + ")",
           e);
     }
@@ -366,7 +379,10 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     return "SqliteLeaseRepository[" + database + "]";
   }
 
-  /** Thrown inside a transaction that turned out to raise a generation on a {@code NORMAL} connection. */
+  /**
+   * Thrown inside a transaction that turned out to raise a generation on a {@code NORMAL}
+   * connection.
+   */
   private static final class NeedsFullSync extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

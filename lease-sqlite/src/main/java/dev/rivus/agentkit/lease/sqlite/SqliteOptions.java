@@ -5,8 +5,8 @@ import java.time.InstantSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link SqliteLeaseRepository} waits and syncs. Immutable and thread-safe; validated once, by
- * {@link Builder#build()}.
+ * How a {@link SqliteLeaseRepository} waits and syncs. Immutable and thread-safe; validated once,
+ * by {@link Builder#build()}.
  *
  * <pre>{@code
  * SqliteOptions options = SqliteOptions.builder().busyWait(Duration.ofSeconds(2)).build();
@@ -33,8 +33,8 @@ public final class SqliteOptions {
 
   /**
    * Returns the defaults: a 5 s busy wait, at most 4 connections, generation-raising writes synced
-   * ({@code synchronous=FULL}) and writes that keep the generation not ({@code synchronous=NORMAL}),
-   * and the system clock for pruning.
+   * ({@code synchronous=FULL}) and writes that keep the generation not ({@code
+   * synchronous=NORMAL}), and the system clock for pruning.
    *
    * @return the default options
    */
@@ -52,8 +52,8 @@ public final class SqliteOptions {
   }
 
   /**
-   * Returns the longest one repository call waits for a database that another connection holds locked
-   * (or for a free connection of this repository) before it fails with {@link
+   * Returns the longest one repository call waits for a database that another connection holds
+   * locked (or for a free connection of this repository) before it fails with {@link
    * dev.rivus.agentkit.lease.LeaseRepositoryFailure}.
    *
    * @return the busy wait budget per call
@@ -122,8 +122,7 @@ public final class SqliteOptions {
      */
     public Builder busyWait(@Nullable Duration busyWait) {
       if (busyWait == null || busyWait.isNegative()) {
-        throw new IllegalArgumentException(
-            "busyWait must be zero or positive, was " + busyWait);
+        throw new IllegalArgumentException("busyWait must be zero or positive, was " + busyWait);
       }
       this.busyWait = busyWait;
       return this;
@@ -151,9 +150,9 @@ public final class SqliteOptions {
 
     /**
      * Chooses whether renewals and releases are synced too. The default ({@code false}) syncs only
-     * writes that create a record or raise a generation; a renewal or release lost to a power cut only
-     * makes the record look older, and can never lower a generation (see the class description of
-     * {@link SqliteLeaseRepository}).
+     * writes that create a record or raise a generation; a renewal or release lost to a power cut
+     * only makes the record look older, and can never lower a generation (see the class description
+     * of {@link SqliteLeaseRepository}).
      *
      * @param syncEveryWrite {@code true} to sync every write
      * @return this builder

@@ -9,14 +9,16 @@ import java.util.concurrent.ConcurrentMap;
  * release, which may commit at {@code NORMAL}) or raise it (which must commit at {@code FULL}).
  *
  * <p>The guess is needed because SQLite refuses to change {@code synchronous} inside a transaction,
- * and only the transaction can read the stored generation. It is only a guess: the transaction checks
- * it against the stored record and, if a {@code NORMAL} guess meets a generation raise, rolls back
- * before writing and runs again at {@code FULL}. A wrong guess costs time, never durability.
+ * and only the transaction can read the stored generation. It is only a guess: the transaction
+ * checks it against the stored record and, if a {@code NORMAL} guess meets a generation raise,
+ * rolls back before writing and runs again at {@code FULL}. A wrong guess costs time, never
+ * durability.
  *
  * <p>A release writes a tombstone, which no acquisition does, so it is guessed {@code NORMAL}. A
- * renewal writes the generation this repository last saved for the key as held; this table remembers
- * that generation for keys held through this repository only (an entry goes when the key is released
- * or a save of it conflicts), so it stays as small as the number of leases held. Thread-safe.
+ * renewal writes the generation this repository last saved for the key as held; this table
+ * remembers that generation for keys held through this repository only (an entry goes when the key
+ * is released or a save of it conflicts), so it stays as small as the number of leases held.
+ * Thread-safe.
  */
 final class SyncPredictor {
 

@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A tiny tmpfs, so that a test can fill a disk for real. Mounting needs root (or CAP_SYS_ADMIN); where
- * that is missing the test is skipped, not passed.
+ * A tiny tmpfs, so that a test can fill a disk for real. Mounting needs root (or CAP_SYS_ADMIN);
+ * where that is missing the test is skipped, not passed.
  */
 final class SmallFileSystem implements AutoCloseable {
 

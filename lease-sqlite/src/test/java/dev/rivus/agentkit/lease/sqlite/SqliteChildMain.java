@@ -23,26 +23,27 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A child JVM for the SQLite multi-process tests. It reports on standard output, one fact a line, and
- * reports any unexpected exception as a line starting with {@code ERROR}.
+ * A child JVM for the SQLite multi-process tests. It reports on standard output, one fact a line,
+ * and reports any unexpected exception as a line starting with {@code ERROR}.
  *
  * <ul>
  *   <li>{@code stream <db> <key>}: acquires and releases the key forever, printing {@code ACQUIRED
  *       <generation>} after each acquisition returned; the test kills it.
- *   <li>{@code savers <db> <key> <threads> <millis>}: after {@code GO} on standard input, threads race
- *       compare-and-set saves on the key; prints {@code WON <revision>} per win and {@code DONE ...}.
+ *   <li>{@code savers <db> <key> <threads> <millis>}: after {@code GO} on standard input, threads
+ *       race compare-and-set saves on the key; prints {@code WON <revision>} per win and {@code
+ *       DONE ...}.
  *   <li>{@code hammer <db> <millis> <busyMillis>}: acquires and releases a few keys through a lease
- *       manager as fast as it can; prints {@code DONE ...} with every repository call's outcome and the
- *       longest call.
- *   <li>{@code fence <db> <key>}: takes the key's fence, prints {@code FENCED}, and waits to be killed.
+ *       manager as fast as it can; prints {@code DONE ...} with every repository call's outcome and
+ *       the longest call.
+ *   <li>{@code fence <db> <key>}: takes the key's fence, prints {@code FENCED}, and waits to be
+ *       killed.
  *   <li>{@code cycles <db> <n> <syncEveryWrite>}: acquires and releases one key n times, printing
  *       {@code ACQUIRED <generation>} after each acquisition returned, then {@code DONE}.
  * </ul>
  */
 public final class SqliteChildMain {
 
-  private static final PrintStream OUT =
-      new PrintStream(System.out, true, StandardCharsets.UTF_8);
+  private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
   private SqliteChildMain() {}
 
@@ -99,8 +100,7 @@ public final class SqliteChildMain {
       for (Thread racer : racers) {
         racer.join();
       }
-      OUT.println(
-          "DONE wins=" + wins + " raises=" + raises + " conflicts=" + conflicts);
+      OUT.println("DONE wins=" + wins + " raises=" + raises + " conflicts=" + conflicts);
     }
   }
 
@@ -154,7 +154,13 @@ public final class SqliteChildMain {
         }
       }
       OUT.println(
-          "DONE acquired=" + acquired + " held=" + held + " managerFailures=" + failures + " "
+          "DONE acquired="
+              + acquired
+              + " held="
+              + held
+              + " managerFailures="
+              + failures
+              + " "
               + repository.summary());
     }
   }
@@ -181,7 +187,9 @@ public final class SqliteChildMain {
     }
   }
 
-  /** Times every call and sorts its outcome; anything but success, conflict or failure is an error. */
+  /**
+   * Times every call and sorts its outcome; anything but success, conflict or failure is an error.
+   */
   private static final class TimedRepository implements LeaseRepository {
     private final LeaseRepository inner;
     private final AtomicLong calls = new AtomicLong();
@@ -254,8 +262,16 @@ public final class SqliteChildMain {
     }
 
     String summary() {
-      return "calls=" + calls + " conflicts=" + conflicts + " busyFailures=" + busyFailures
-          + " otherFailures=" + otherFailures + " maxMillis=" + maxNanos.get() / 1_000_000;
+      return "calls="
+          + calls
+          + " conflicts="
+          + conflicts
+          + " busyFailures="
+          + busyFailures
+          + " otherFailures="
+          + otherFailures
+          + " maxMillis="
+          + maxNanos.get() / 1_000_000;
     }
   }
 }

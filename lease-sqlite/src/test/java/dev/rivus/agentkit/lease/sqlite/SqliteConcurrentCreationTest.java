@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Openers racing on a new file: whoever creates the schema, every other opener must recognize it as a
- * lease database, never take a half-read header for another application's database (as two {@code
+ * Openers racing on a new file: whoever creates the schema, every other opener must recognize it as
+ * a lease database, never take a half-read header for another application's database (as two {@code
  * lease run} started at once on a fresh machine would).
  */
 class SqliteConcurrentCreationTest {

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 
 /**
- * The shared cross-process contract on one SQLite file: a holder killed with SIGKILL is taken over at
- * once, a holder stopped beyond the TTL is taken over and fenced out, racing processes have one winner.
+ * The shared cross-process contract on one SQLite file: a holder killed with SIGKILL is taken over
+ * at once, a holder stopped beyond the TTL is taken over and fenced out, racing processes have one
+ * winner.
  */
 class SqliteCrossProcessLeaseTest extends CrossProcessLeaseContract {
 

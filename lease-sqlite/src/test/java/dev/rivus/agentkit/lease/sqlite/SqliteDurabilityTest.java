@@ -54,22 +54,42 @@ class SqliteDurabilityTest {
     assumeThat(Files.isExecutable(Path.of("/usr/bin/strace"))).as("strace is installed").isTrue();
     Path db = dir.resolve("leases.db");
     Path log = dir.resolve("strace.log");
-    List<String> command = new ArrayList<>(List.of(
-        "/usr/bin/strace", "-f", "-y", "-qq", "-s", "64", "-o", log.toString(),
-        "-e", "trace=fsync,fdatasync,write",
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"),
-        SqliteChildMain.class.getName(), "cycles", db.toString(), Integer.toString(CYCLES),
-        Boolean.toString(syncEveryWrite)));
-    Process child = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("child.out").toFile()).start();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "/usr/bin/strace",
+                "-f",
+                "-y",
+                "-qq",
+                "-s",
+                "64",
+                "-o",
+                log.toString(),
+                "-e",
+                "trace=fsync,fdatasync,write",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx96m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                SqliteChildMain.class.getName(),
+                "cycles",
+                db.toString(),
+                Integer.toString(CYCLES),
+                Boolean.toString(syncEveryWrite)));
+    Process child =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("child.out").toFile())
+            .start();
     try {
       assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("traced child finished").isTrue();
     } finally {
       child.destroyForcibly();
     }
-    assertThat(child.exitValue()).as("exit code; output: %s", Files.readString(dir.resolve("child.out")))
+    assertThat(child.exitValue())
+        .as("exit code; output: %s", Files.readString(dir.resolve("child.out")))
         .isZero();
     assertThat(Files.readString(dir.resolve("child.out"))).contains("DONE");
     return Files.readAllLines(log);

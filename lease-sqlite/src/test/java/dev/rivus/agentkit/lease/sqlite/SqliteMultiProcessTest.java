@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Several child JVMs on one SQLite file: one winner per revision, crashes, the fence, busy files. */
+/**
+ * Several child JVMs on one SQLite file: one winner per revision, crashes, the fence, busy files.
+ */
 @Tag("cross-process")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SqliteMultiProcessTest {
@@ -54,10 +56,11 @@ class SqliteMultiProcessTest {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
       repository.save("contended", Records.first("contended", "seed"), 0);
     }
-    List<ChildJvm> racers = List.of(
-        child("savers", db.toString(), "contended", "2", "2000"),
-        child("savers", db.toString(), "contended", "2", "2000"),
-        child("savers", db.toString(), "contended", "2", "2000"));
+    List<ChildJvm> racers =
+        List.of(
+            child("savers", db.toString(), "contended", "2", "2000"),
+            child("savers", db.toString(), "contended", "2", "2000"),
+            child("savers", db.toString(), "contended", "2", "2000"));
     for (ChildJvm racer : racers) {
       racer.awaitLine("READY", PATIENCE);
     }
@@ -104,7 +107,8 @@ class SqliteMultiProcessTest {
     long lastReported = reported.get(reported.size() - 1);
     assertThat(reported).as("generations reported by the child").startsWith(1L, 2L, 3L);
     for (int i = 1; i < reported.size(); i++) {
-      assertThat(reported.get(i)).as("generation after %s", reported.get(i - 1))
+      assertThat(reported.get(i))
+          .as("generation after %s", reported.get(i - 1))
           .isEqualTo(reported.get(i - 1) + 1);
     }
     assertThat(integrityCheck(db)).isEqualTo("ok");
@@ -112,7 +116,9 @@ class SqliteMultiProcessTest {
         LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
       long stored = repository.load("task").orElseThrow().generation();
       // The kill may land after a commit and before the child printed it: one more, never fewer.
-      assertThat(stored).as("stored generation after the kill").isBetween(lastReported, lastReported + 1);
+      assertThat(stored)
+          .as("stored generation after the kill")
+          .isBetween(lastReported, lastReported + 1);
       try (Lease next = leases.acquire("task")) {
         assertThat(next.generation()).as("next generation").isEqualTo(stored + 1);
       }
@@ -163,11 +169,14 @@ class SqliteMultiProcessTest {
     for (ChildJvm hammer : hammers) {
       String done = hammer.awaitLine("DONE ", PATIENCE);
       System.out.println(hammer + ": " + done); // kept in the surefire report, for the record
-      assertThat(hammer.stdoutLines()).as("output of %s", hammer).noneMatch(l -> l.startsWith("ERROR"));
+      assertThat(hammer.stdoutLines())
+          .as("output of %s", hammer)
+          .noneMatch(l -> l.startsWith("ERROR"));
       assertThat(number(done, "otherFailures")).as("failures other than busy: %s", done).isZero();
       // Bounded: a call spends at most the busy wait retrying, plus one last attempt and scheduling
       // delays on a loaded two-core machine.
-      assertThat(number(done, "maxMillis")).as("longest repository call: %s", done)
+      assertThat(number(done, "maxMillis"))
+          .as("longest repository call: %s", done)
           .isLessThan(busyMillis + 2_000);
       acquired += number(done, "acquired");
     }

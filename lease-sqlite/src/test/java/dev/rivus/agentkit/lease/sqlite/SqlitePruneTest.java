@@ -104,7 +104,8 @@ class SqlitePruneTest {
       repository.save("k", first, 0);
       repository.save("k", released, 1);
       LeaseSnapshot staleRead = repository.load("k").orElseThrow();
-      // Meanwhile the tombstone is pruned, and B acquires the key (generation 2, revision 1) and renews
+      // Meanwhile the tombstone is pruned, and B acquires the key (generation 2, revision 1) and
+      // renews
       // it (revision 2): the revision the stalled writer expects exists again.
       repository.prune(Duration.ZERO);
       LeaseSnapshot floor = repository.load("k").orElseThrow();

@@ -95,10 +95,12 @@ class SqliteRecordsTest {
   @Test
   void writeThatWouldLowerTheGenerationConflicts() {
     LeaseSnapshot third =
-        new LeaseSnapshot("k", 3, 1, dev.rivus.agentkit.lease.LeaseState.HELD, Records.holder("a"), Records.TIME);
+        new LeaseSnapshot(
+            "k", 3, 1, dev.rivus.agentkit.lease.LeaseState.HELD, Records.holder("a"), Records.TIME);
     repository.save("k", third, 0);
     LeaseSnapshot lower =
-        new LeaseSnapshot("k", 2, 2, dev.rivus.agentkit.lease.LeaseState.HELD, Records.holder("b"), Records.TIME);
+        new LeaseSnapshot(
+            "k", 2, 2, dev.rivus.agentkit.lease.LeaseState.HELD, Records.holder("b"), Records.TIME);
 
     assertThatThrownBy(() -> repository.save("k", lower, 1)).isInstanceOf(RevisionConflict.class);
     assertThat(repository.load("k")).hasValue(third);

@@ -4,7 +4,9 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.testkit.RepositoryFactory;
 import java.nio.file.Path;
 
-/** Opens the SQLite repository whose spec is the database file's path, in the test JVM or a child. */
+/**
+ * Opens the SQLite repository whose spec is the database file's path, in the test JVM or a child.
+ */
 public final class SqliteRepositoryFactory implements RepositoryFactory {
 
   /** For {@link RepositoryFactory#byClassName(String)}. */

@@ -26,8 +26,8 @@ import java.util.function.Predicate;
  * error is kept for failure messages. The child's standard input stays open until {@link #close()},
  * so a child can treat its end as "the parent is gone".
  *
- * <p>Thread-safe. Signals other than SIGKILL use the {@code kill} command, so {@link #suspend()} and
- * {@link #resume()} need a Unix-like system.
+ * <p>Thread-safe. Signals other than SIGKILL use the {@code kill} command, so {@link #suspend()}
+ * and {@link #resume()} need a Unix-like system.
  */
 public final class ChildJvm implements AutoCloseable {
 
@@ -206,8 +206,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Stops the child with SIGSTOP, as a debugger, a swapped-out VM or a long GC pause would, and waits
-   * until the system reports it stopped (where {@code /proc} tells).
+   * Stops the child with SIGSTOP, as a debugger, a swapped-out VM or a long GC pause would, and
+   * waits until the system reports it stopped (where {@code /proc} tells).
    *
    * @throws IllegalStateException if the signal cannot be sent
    * @throws InterruptedException if interrupted while waiting
@@ -234,8 +234,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Kills the child with SIGKILL, as a crash or the OOM killer would, and waits until it is gone and
-   * reaped, so that its pid no longer names a running (or zombie) process.
+   * Kills the child with SIGKILL, as a crash or the OOM killer would, and waits until it is gone
+   * and reaped, so that its pid no longer names a running (or zombie) process.
    *
    * @return the exit code the system reports
    * @throws InterruptedException if interrupted while waiting
@@ -289,7 +289,9 @@ public final class ChildJvm implements AutoCloseable {
         + String.join("\n", stderr.snapshot());
   }
 
-  /** Destroys the child (SIGKILL, which also ends a stopped child) and waits for it to be reaped. */
+  /**
+   * Destroys the child (SIGKILL, which also ends a stopped child) and waits for it to be reaped.
+   */
   @Override
   public void close() {
     try {

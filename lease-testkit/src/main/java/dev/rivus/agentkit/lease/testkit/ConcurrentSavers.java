@@ -11,10 +11,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 
 /**
- * Threads that race read-compare-write cycles on one key, as acquiring and renewing holders do: each
- * loads the record, writes the next revision over the one it read (alternately a renewal and a new
- * generation under its own holder), and records the revisions it won. A conflict means another thread
- * won that revision; the loser reads again.
+ * Threads that race read-compare-write cycles on one key, as acquiring and renewing holders do:
+ * each loads the record, writes the next revision over the one it read (alternately a renewal and a
+ * new generation under its own holder), and records the revisions it won. A conflict means another
+ * thread won that revision; the loser reads again.
  */
 final class ConcurrentSavers {
 
@@ -39,7 +39,9 @@ final class ConcurrentSavers {
   /** What the savers won, all together. */
   record Outcome(List<Long> revisionsWon, long generationRaisesWon, long conflicts) {}
 
-  /** Seeds the record at revision 1, races the threads for {@code duration}, and sums their wins. */
+  /**
+   * Seeds the record at revision 1, races the threads for {@code duration}, and sums their wins.
+   */
   Outcome run(Workers workers) throws Exception {
     repository.save(key, Samples.first(key, "seed"), 0);
     CountDownLatch start = new CountDownLatch(1);
@@ -53,8 +55,7 @@ final class ConcurrentSavers {
     long raises = 0;
     long conflicts = 0;
     for (Future<Outcome> saver : savers) {
-      Outcome one =
-          Workers.await(saver, duration.plus(patience), "a saver thread");
+      Outcome one = Workers.await(saver, duration.plus(patience), "a saver thread");
       won.addAll(one.revisionsWon());
       raises += one.generationRaisesWon();
       conflicts += one.conflicts();

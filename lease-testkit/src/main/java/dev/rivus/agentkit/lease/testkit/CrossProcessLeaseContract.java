@@ -35,9 +35,9 @@ import org.junit.jupiter.api.Timeout;
  * with its late writes fenced out, and one winner among racing processes.
  *
  * <p>An adapter's test extends this class, names a {@link RepositoryFactory} the children can
- * instantiate, and gives a spec of fresh storage per test; the parent opens the same storage with the
- * same factory unless {@link #openInParent(String)} is overridden. The tests carry the tag {@code
- * cross-process}; each starts one or two JVMs and takes a few seconds.
+ * instantiate, and gives a spec of fresh storage per test; the parent opens the same storage with
+ * the same factory unless {@link #openInParent(String)} is overridden. The tests carry the tag
+ * {@code cross-process}; each starts one or two JVMs and takes a few seconds.
  *
  * <p>Not thread-safe: JUnit runs one test of an instance at a time.
  */
@@ -46,7 +46,8 @@ import org.junit.jupiter.api.Timeout;
 public abstract class CrossProcessLeaseContract {
 
   /** Long enough that a takeover within a test cannot be explained by the TTL running out. */
-  private static final LeaseConfig LONG = LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(5));
+  private static final LeaseConfig LONG =
+      LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(5));
 
   /** Short, so that a holder stopped for longer than the TTL can be taken over within seconds. */
   private static final LeaseConfig SHORT =
@@ -77,7 +78,8 @@ public abstract class CrossProcessLeaseContract {
   /**
    * Returns a spec naming fresh, empty storage for one test. Called once before each test.
    *
-   * @return the spec passed to {@link RepositoryFactory#open(String)} in the parent and the children
+   * @return the spec passed to {@link RepositoryFactory#open(String)} in the parent and the
+   *     children
    * @throws Exception if the storage cannot be prepared
    */
   protected abstract String newStorageSpec() throws Exception;
@@ -108,8 +110,8 @@ public abstract class CrossProcessLeaseContract {
   }
 
   /**
-   * Destroys every child still running, closes the parent's managers and repository, and deletes the
-   * scratch directory.
+   * Destroys every child still running, closes the parent's managers and repository, and deletes
+   * the scratch directory.
    *
    * @throws Exception if closing fails
    */
@@ -131,10 +133,10 @@ public abstract class CrossProcessLeaseContract {
   }
 
   /**
-   * A holder killed with SIGKILL is taken over at once: the parent's first {@code acquire} after the
-   * child's death succeeds (no {@code LeaseHeld}, although the TTL is a minute) with the child's
-   * generation plus one. This needs a platform that can tell the child is gone ({@code /proc} on
-   * Linux).
+   * A holder killed with SIGKILL is taken over at once: the parent's first {@code acquire} after
+   * the child's death succeeds (no {@code LeaseHeld}, although the TTL is a minute) with the
+   * child's generation plus one. This needs a platform that can tell the child is gone ({@code
+   * /proc} on Linux).
    *
    * @throws Exception if the test fails
    */
@@ -166,9 +168,9 @@ public abstract class CrossProcessLeaseContract {
 
   /**
    * A holder stopped with SIGSTOP for longer than the TTL is taken over by a blocking {@code
-   * acquire}; once continued, it notices the loss ({@code LOST}, its own exit code), and the journal,
-   * written by both under the fence, never goes back: no write of the old holder follows the new
-   * holder's first.
+   * acquire}; once continued, it notices the loss ({@code LOST}, its own exit code), and the
+   * journal, written by both under the fence, never goes back: no write of the old holder follows
+   * the new holder's first.
    *
    * @throws Exception if the test fails
    */
@@ -179,8 +181,7 @@ public abstract class CrossProcessLeaseContract {
     // its work is not interrupted on loss: a stop most likely catches it there, and once continued
     // it completes a write as a stale holder. Only the fence keeps that write before the parent's.
     ChildJvm child =
-        startHolder(
-            SHORT, journal, false, "--work=PT0.2S", "--pause=PT0.01S", "--uninterruptible");
+        startHolder(SHORT, journal, false, "--work=PT0.2S", "--pause=PT0.01S", "--uninterruptible");
     long childGeneration = number(child.awaitLine("ACQUIRED ", PATIENCE), 1);
     child.awaitLine("WROTE ", PATIENCE);
     child.awaitLine("WORKING ", PATIENCE);

@@ -17,8 +17,8 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Scenarios on a repository's per-key fence, with threads coordinated by latches. Where a scenario
- * must show that a thread is still blocked, it waits a short {@link #STILL_BLOCKED} window for a latch
- * that must not open: a bounded check of absence, never a pause to let something happen.
+ * must show that a thread is still blocked, it waits a short {@link #STILL_BLOCKED} window for a
+ * latch that must not open: a bounded check of absence, never a pause to let something happen.
  */
 @SuppressWarnings("try") // a fence is held for the extent of its try block, never referenced in it
 final class FenceProbe {
@@ -27,6 +27,7 @@ final class FenceProbe {
 
   /** How long a thread stays inside the fence in the exclusion stress test. */
   private static final Duration INSIDE = Duration.ofNanos(200_000);
+
   private final LeaseRepository repository;
   private final Workers workers;
   private final Duration patience;
@@ -127,8 +128,8 @@ final class FenceProbe {
   }
 
   /**
-   * Stays in the fenced section for a moment (at most {@link #INSIDE} of spinning), so that a thread
-   * breaking in would be seen; ends early once one is.
+   * Stays in the fenced section for a moment (at most {@link #INSIDE} of spinning), so that a
+   * thread breaking in would be seen; ends early once one is.
    */
   private static void stayInside(AtomicInteger inside) {
     long end = System.nanoTime() + INSIDE.toNanos();
@@ -203,9 +204,9 @@ final class FenceProbe {
   }
 
   /**
-   * Waits until {@code thread} blocks. A wait inside native code (a file lock) shows as RUNNABLE; if
-   * the thread never parks, the scenario goes on and interrupts it wherever it is, which must end the
-   * wait just as well.
+   * Waits until {@code thread} blocks. A wait inside native code (a file lock) shows as RUNNABLE;
+   * if the thread never parks, the scenario goes on and interrupts it wherever it is, which must
+   * end the wait just as well.
    */
   private static void awaitParked(Thread thread) {
     try {

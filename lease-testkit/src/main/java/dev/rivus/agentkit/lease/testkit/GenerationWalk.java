@@ -9,8 +9,8 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,13 +24,13 @@ import java.util.stream.Collectors;
 
 /**
  * A random walk of lease operations by several simulated processes on one repository, on fake time:
- * acquisitions (fast and blocking), time passing, releases, fenced work, processes freezing (as under
- * SIGSTOP) and crashing. After every step it checks that generations never went back and that the
- * record names the newest acquisition; fenced work must run only for the newest holder.
+ * acquisitions (fast and blocking), time passing, releases, fenced work, processes freezing (as
+ * under SIGSTOP) and crashing. After every step it checks that generations never went back and that
+ * the record names the newest acquisition; fenced work must run only for the newest holder.
  *
- * <p>Each simulated process has its own {@link FakePlatform} (own clock, own view of which processes
- * run), on one shared host. Freezing a process stops its clock, so it neither renews nor notices
- * anything, while the others go on.
+ * <p>Each simulated process has its own {@link FakePlatform} (own clock, own view of which
+ * processes run), on one shared host. Freezing a process stops its clock, so it neither renews nor
+ * notices anything, while the others go on.
  */
 final class GenerationWalk {
 
@@ -233,8 +233,8 @@ final class GenerationWalk {
   }
 
   /**
-   * After every step: generations only rise, and a record shows the newest acquisition (a floor left
-   * by pruning, revision 0, may stand higher).
+   * After every step: generations only rise, and a record shows the newest acquisition (a floor
+   * left by pruning, revision 0, may stand higher).
    */
   private void checkRecords() {
     for (String key : keys) {

@@ -12,16 +12,16 @@ import java.util.List;
 
 /**
  * The journal that fenced work appends to in the cross-process tests: one line per write, starting
- * with the writer's generation. Since every append happens under the key's fence, after a re-read of
- * the record, the generations in the file must never decrease.
+ * with the writer's generation. Since every append happens under the key's fence, after a re-read
+ * of the record, the generations in the file must never decrease.
  */
 final class Journal {
 
   private Journal() {}
 
   /**
-   * Appends {@code "<generation> pid <pid>"} and forces it to the disk before returning. Opens the file
-   * per append, so an interrupt that closes the channel spoils nothing for the next append.
+   * Appends {@code "<generation> pid <pid>"} and forces it to the disk before returning. Opens the
+   * file per append, so an interrupt that closes the channel spoils nothing for the next append.
    */
   static void append(Path journal, long generation) throws IOException {
     String line = generation + " pid " + ProcessHandle.current().pid() + "\n";

@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.rivus.agentkit.lease.HolderIdentity;
-import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseKeys;
-import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
-import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,12 +23,13 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The contract every {@link LeaseRepository} adapter passes, within one process: records and
- * revisions, keys, concurrent compare-and-set writers, the per-key fence, and generations that never
- * go back under a {@code LeaseManager}. Cross-process behaviour is {@link CrossProcessLeaseContract}.
+ * revisions, keys, concurrent compare-and-set writers, the per-key fence, and generations that
+ * never go back under a {@code LeaseManager}. Cross-process behaviour is {@link
+ * CrossProcessLeaseContract}.
  *
  * <p>An adapter's test extends this class and implements {@link #createRepository()}, returning a
- * repository on fresh, empty storage for each test (for example in a {@code @TempDir}); it overrides
- * {@link #closeRepository(LeaseRepository)} if closing needs more than {@link
+ * repository on fresh, empty storage for each test (for example in a {@code @TempDir}); it
+ * overrides {@link #closeRepository(LeaseRepository)} if closing needs more than {@link
  * LeaseRepository#close()}. Each test asserts what the specification promises and fails otherwise.
  *
  * <p>Not thread-safe: JUnit runs one test of an instance at a time.
@@ -141,7 +137,10 @@ public abstract class LeaseRepositoryContract {
     assertThat(repository().load("never-saved")).isEmpty();
   }
 
-  /** A first save (expected revision 0) stores the snapshot; loading returns it, equal in every field. */
+  /**
+   * A first save (expected revision 0) stores the snapshot; loading returns it, equal in every
+   * field.
+   */
   @Test
   public void firstSaveThenLoadReturnsEqualSnapshotInEveryField() {
     LeaseSnapshot first = Samples.first("task:42", "handle-1");
@@ -172,7 +171,8 @@ public abstract class LeaseRepositoryContract {
     LeaseSnapshot first = Samples.first("task:42", "handle-1");
     LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(15));
     LeaseSnapshot released = renewed.released(Samples.TIME.plusSeconds(20));
-    LeaseSnapshot next = released.acquiredBy(Samples.holder("handle-2"), Samples.TIME.plusSeconds(21));
+    LeaseSnapshot next =
+        released.acquiredBy(Samples.holder("handle-2"), Samples.TIME.plusSeconds(21));
 
     repository().save("task:42", first, 0);
     repository().save("task:42", renewed, first.revision());
@@ -191,20 +191,25 @@ public abstract class LeaseRepositoryContract {
     LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(15));
     repository().save("task:42", first, 0);
     repository().save("task:42", renewed, 1);
-    LeaseSnapshot stale = first.acquiredBy(Samples.holder("intruder"), Samples.TIME.plusSeconds(30));
+    LeaseSnapshot stale =
+        first.acquiredBy(Samples.holder("intruder"), Samples.TIME.plusSeconds(30));
 
     RevisionConflict conflict =
         catchThrowableOfType(
             RevisionConflict.class, () -> repository().save("task:42", stale, first.revision()));
 
-    assertThat(conflict).as("RevisionConflict for a save over revision 1 when 2 is stored").isNotNull();
+    assertThat(conflict)
+        .as("RevisionConflict for a save over revision 1 when 2 is stored")
+        .isNotNull();
     assertThat(conflict.key()).isEqualTo("task:42");
     assertThat(conflict.expectedRevision()).isEqualTo(1);
     conflict.actualRevision().ifPresent(actual -> assertThat(actual).isEqualTo(2));
     assertThat(repository().load("task:42")).hasValue(renewed);
   }
 
-  /** Two writers that both saw "no record" cannot both create it: expected 0 over a record fails. */
+  /**
+   * Two writers that both saw "no record" cannot both create it: expected 0 over a record fails.
+   */
   @Test
   public void saveExpectingNoRecordOverAnExistingOneConflicts() {
     LeaseSnapshot winner = Samples.first("task:42", "winner");
@@ -221,9 +226,12 @@ public abstract class LeaseRepositoryContract {
     LeaseSnapshot renewed = Samples.first("task:42", "handle-1").renewed(Samples.TIME);
 
     RevisionConflict conflict =
-        catchThrowableOfType(RevisionConflict.class, () -> repository().save("task:42", renewed, 1));
+        catchThrowableOfType(
+            RevisionConflict.class, () -> repository().save("task:42", renewed, 1));
 
-    assertThat(conflict).as("RevisionConflict for a save over revision 1 of a missing key").isNotNull();
+    assertThat(conflict)
+        .as("RevisionConflict for a save over revision 1 of a missing key")
+        .isNotNull();
     assertThat(conflict.expectedRevision()).isEqualTo(1);
     conflict.actualRevision().ifPresent(actual -> assertThat(actual).isZero());
     assertThat(repository().load("task:42")).isEmpty();
@@ -282,7 +290,9 @@ public abstract class LeaseRepositoryContract {
     assertThat(repository().load("a")).as("record of a key never saved").isEmpty();
   }
 
-  /** Null, empty and over-long keys are refused with IllegalArgumentException by every operation. */
+  /**
+   * Null, empty and over-long keys are refused with IllegalArgumentException by every operation.
+   */
   @Test
   public void invalidKeysAreRejectedWithIllegalArgumentException() {
     List<@Nullable String> invalid = new ArrayList<>();
@@ -318,9 +328,9 @@ public abstract class LeaseRepositoryContract {
   // ---- concurrent writers ----
 
   /**
-   * Eight threads race compare-and-set writes on one key for a while: every revision has exactly one
-   * winner, and no update is lost (final revision = 1 + successful saves; final generation = 1 +
-   * successful generation raises).
+   * Eight threads race compare-and-set writes on one key for a while: every revision has exactly
+   * one winner, and no update is lost (final revision = 1 + successful saves; final generation = 1
+   * + successful generation raises).
    *
    * @throws Exception if the repository or a worker thread fails
    */
@@ -336,7 +346,9 @@ public abstract class LeaseRepositoryContract {
     Collections.sort(won);
     assertThat(wonTwice(won)).as("revisions won by more than one saver").isEmpty();
     assertThat(won).as("revisions won by all savers").isNotEmpty();
-    assertThat(last.revision()).as("final revision: 1 + successful saves").isEqualTo(1 + won.size());
+    assertThat(last.revision())
+        .as("final revision: 1 + successful saves")
+        .isEqualTo(1 + won.size());
     assertThat(won).as("revisions won, in order").isEqualTo(range(2, last.revision()));
     assertThat(last.generation())
         .as("final generation")
@@ -392,8 +404,7 @@ public abstract class LeaseRepositoryContract {
    */
   @Test
   public void fencesOfDifferentKeysDoNotBlockEachOther() throws Exception {
-    fence()
-        .othersAreFree("fenced", List.of("other", "fenced/2", "FENCED", "fenced ", "ÿ"));
+    fence().othersAreFree("fenced", List.of("other", "fenced/2", "FENCED", "fenced ", "ÿ"));
   }
 
   /**
@@ -439,9 +450,9 @@ public abstract class LeaseRepositoryContract {
   // ---- generations under a lease manager ----
 
   /**
-   * Random sequences of acquire (fast and blocking), renew, release, fenced work, frozen and crashed
-   * processes, on fake time through real lease managers: the stored generation never goes back, each
-   * acquisition raises it by exactly one, and only the newest holder's fenced work runs.
+   * Random sequences of acquire (fast and blocking), renew, release, fenced work, frozen and
+   * crashed processes, on fake time through real lease managers: the stored generation never goes
+   * back, each acquisition raises it by exactly one, and only the newest holder's fenced work runs.
    *
    * @throws Exception if the repository or a worker thread fails
    */

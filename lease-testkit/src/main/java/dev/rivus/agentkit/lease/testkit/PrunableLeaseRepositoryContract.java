@@ -24,7 +24,8 @@ public abstract class PrunableLeaseRepositoryContract extends LeaseRepositoryCon
   protected PrunableLeaseRepositoryContract() {}
 
   /**
-   * Creates the prunable repository under test; see {@link LeaseRepositoryContract#createRepository()}.
+   * Creates the prunable repository under test; see {@link
+   * LeaseRepositoryContract#createRepository()}.
    *
    * @return a fresh, empty repository
    * @throws Exception if it cannot be created
@@ -33,8 +34,8 @@ public abstract class PrunableLeaseRepositoryContract extends LeaseRepositoryCon
   protected abstract PrunableLeaseRepository createRepository() throws Exception;
 
   /**
-   * For a {@link PrunableLeaseRepository}: pruning removes tombstones only, never a held record, and
-   * a key that comes back after its tombstone was pruned still gets a higher generation.
+   * For a {@link PrunableLeaseRepository}: pruning removes tombstones only, never a held record,
+   * and a key that comes back after its tombstone was pruned still gets a higher generation.
    *
    * @throws Exception if the repository fails
    */

@@ -100,7 +100,8 @@ final class Samples {
 
   /** Describes a key for a failure message without flooding it. */
   static String describe(String key) {
-    String shown = key.length() <= 40 ? key : key.substring(0, 20) + "…(" + key.length() + " chars)";
+    String shown =
+        key.length() <= 40 ? key : key.substring(0, 20) + "…(" + key.length() + " chars)";
     return "'" + shown.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") + "'";
   }
 

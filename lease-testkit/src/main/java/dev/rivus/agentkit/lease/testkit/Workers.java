@@ -11,8 +11,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads of one contract test: daemon threads, interrupted and awaited when the test ends, so a
- * test that fails while a thread waits for a fence leaves nothing behind.
+ * The threads of one contract test: daemon threads, interrupted and awaited when the test ends, so
+ * a test that fails while a thread waits for a fence leaves nothing behind.
  */
 final class Workers implements AutoCloseable {
 
@@ -58,7 +58,8 @@ final class Workers implements AutoCloseable {
     pool.shutdownNow();
     try {
       if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
-        throw new AssertionError("contract worker threads did not stop within 30 s of an interrupt");
+        throw new AssertionError(
+            "contract worker threads did not stop within 30 s of an interrupt");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

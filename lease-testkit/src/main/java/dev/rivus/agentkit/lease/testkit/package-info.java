@@ -2,9 +2,9 @@
  * Contract suites for lease repository adapters, and the harness that runs lease holders in child
  * JVMs.
  *
- * <p>An adapter's test module extends {@link dev.rivus.agentkit.lease.testkit.LeaseRepositoryContract}
- * with a factory for a fresh repository, and {@link
- * dev.rivus.agentkit.lease.testkit.CrossProcessLeaseContract} with a {@link
+ * <p>An adapter's test module extends {@link
+ * dev.rivus.agentkit.lease.testkit.LeaseRepositoryContract} with a factory for a fresh repository,
+ * and {@link dev.rivus.agentkit.lease.testkit.CrossProcessLeaseContract} with a {@link
  * dev.rivus.agentkit.lease.testkit.RepositoryFactory} that a child JVM can instantiate by name.
  */
 @NullMarked

@@ -77,7 +77,9 @@ class ChildJvmTest {
       child.awaitLine("HELLO ", PATIENCE);
     }
     Optional<ProcessHandle> after = ProcessHandle.of(pid);
-    assertThat(after.map(ProcessHandle::isAlive)).as("the closed child is alive").isNotEqualTo(Optional.of(true));
+    assertThat(after.map(ProcessHandle::isAlive))
+        .as("the closed child is alive")
+        .isNotEqualTo(Optional.of(true));
   }
 
   @Test

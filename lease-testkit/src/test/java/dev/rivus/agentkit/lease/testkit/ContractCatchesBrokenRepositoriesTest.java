@@ -202,7 +202,8 @@ class ContractCatchesBrokenRepositoriesTest {
     }
 
     private static LeaseSnapshot rekey(LeaseSnapshot s, String key) {
-      return new LeaseSnapshot(key, s.generation(), s.revision(), s.state(), s.holder(), s.updatedAt());
+      return new LeaseSnapshot(
+          key, s.generation(), s.revision(), s.state(), s.holder(), s.updatedAt());
     }
   }
 
@@ -341,5 +342,4 @@ class ContractCatchesBrokenRepositoriesTest {
       }
     };
   }
-
 }

@@ -13,7 +13,8 @@ public final class EchoMain {
   public static void main(String[] args) throws IOException {
     System.out.println("HELLO " + ProcessHandle.current().pid());
     System.err.println("echo child started");
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       if (line.startsWith("EXIT ")) {
         System.exit(Integer.parseInt(line.substring(5)));

@@ -4,8 +4,8 @@ import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
-import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.KeyedLocks;
 import java.time.Duration;
@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A reference prunable repository in memory, to check the contract's pruning test and the prune steps
- * of its random walk: a pruned tombstone leaves a floor (revision 0, released) with its generation.
+ * A reference prunable repository in memory, to check the contract's pruning test and the prune
+ * steps of its random walk: a pruned tombstone leaves a floor (revision 0, released) with its
+ * generation.
  */
 final class PrunableMemoryRepository implements PrunableLeaseRepository {
 
