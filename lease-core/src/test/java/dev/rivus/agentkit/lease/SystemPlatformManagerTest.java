@@ -1,0 +1,75 @@
+package dev.rivus.agentkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** A manager on the system platform: real threads, real time. */
+class SystemPlatformManagerTest {
+
+  private static final LeaseConfig CONFIG =
+      LeaseConfig.of(Duration.ofSeconds(30), Duration.ofMillis(50));
+
+  @Test
+  void aBlockingAcquireEndsWithInterruptedExceptionWhenItsThreadIsInterrupted() throws Exception {
+    MemoryLeaseRepository repository = new MemoryLeaseRepository();
+    try (LeaseManager holder = LeaseManager.create(repository, CONFIG);
+        LeaseManager waiter = LeaseManager.create(repository, CONFIG);
+        Lease held = holder.acquire("task")) {
+      AtomicReference<Thread> thread = new AtomicReference<>();
+      CountDownLatch started = new CountDownLatch(1);
+      CompletableFuture<Throwable> outcome =
+          CompletableFuture.supplyAsync(
+              () -> {
+                thread.set(Thread.currentThread());
+                started.countDown();
+                try {
+                  waiter.acquire("task", Duration.ofMinutes(5)).close();
+                  return null;
+                } catch (Throwable e) {
+                  return e;
+                }
+              });
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+      thread.get().interrupt();
+
+      assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+      assertThat(held.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void closingTheManagerStopsItsThreads() throws InterruptedException, ExecutionException {
+    LeaseManager manager = LeaseManager.create(new MemoryLeaseRepository(), CONFIG);
+    String name = managerThreadPrefix(manager);
+    Lease lease = manager.acquire("task");
+    await().atMost(Duration.ofSeconds(10)).until(() -> liveThreadsNamed(name) > 0);
+
+    manager.close();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> liveThreadsNamed(name) == 0);
+    assertThat(lease.lost().toCompletableFuture().get().reason())
+        .isEqualTo(LeaseLost.Reason.RELEASED);
+  }
+
+  private static String managerThreadPrefix(LeaseManager manager) {
+    // toString() is "LeaseManager[<id>, ...]"; the manager's threads are named "lease-<id>-...".
+    String text = manager.toString();
+    return "lease-" + text.substring(text.indexOf('[') + 1, text.indexOf(','));
+  }
+
+  private static long liveThreadsNamed(String prefix) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().startsWith(prefix))
+        .count();
+  }
+}
