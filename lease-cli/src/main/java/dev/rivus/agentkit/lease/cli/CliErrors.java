@@ -35,7 +35,8 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
     String name = command.getCommandSpec().qualifiedName();
     String message = oneLine(ex.getMessage());
     if (command.getCommand() instanceof RunCommand
-        && !List.of(args).contains(CommandDelimiter.DELIMITER)) {
+        && !List.of(args).contains(CommandDelimiter.DELIMITER)
+        && !message.contains(CommandDelimiter.HINT)) {
       // "lease run k ls -l" fails on "-l": the missing "--" is the real mistake.
       message = message + "; " + CommandDelimiter.HINT;
     }

@@ -122,7 +122,12 @@ class BadInputProcessTest {
         .asString()
         .startsWith("lease")
         .contains(message)
-        .doesNotContain("\tat ", "Caused by", "java.lang.");
+        .doesNotContain("\tat ", "Caused by", "java.lang.")
+        .satisfies(
+            line ->
+                assertThat(line.split(java.util.regex.Pattern.quote(message), -1))
+                    .as("'%s' is said once", message)
+                    .hasSize(2));
     assertThat(lease.stdout()).doesNotContain("the command ran");
   }
 }

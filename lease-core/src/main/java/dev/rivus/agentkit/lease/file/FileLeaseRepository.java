@@ -139,7 +139,7 @@ public final class FileLeaseRepository implements LeaseRepository {
       return Optional.empty();
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
-          null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
+          null, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e, file), e);
     }
     LeaseSnapshot snapshot = codec.decodeListed(file, bytes);
     Path expected = new RecordNames(directory, snapshot.key()).record();
@@ -207,7 +207,7 @@ public final class FileLeaseRepository implements LeaseRepository {
               + "' to "
               + names.record()
               + ": "
-              + LeaseDirectory.describe(e),
+              + LeaseDirectory.describe(e, names.record()),
           e);
     }
   }
@@ -260,7 +260,7 @@ public final class FileLeaseRepository implements LeaseRepository {
       return Optional.empty();
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
-          key, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e), e);
+          key, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e, file), e);
     }
     return Optional.of(codec.decode(key, file, bytes));
   }

@@ -25,7 +25,8 @@ final class LeaseDirectory {
       try {
         Files.createDirectories(absolute);
       } catch (IOException e) {
-        throw failure("cannot create lease directory " + absolute + ": " + describe(e), e);
+        throw failure(
+            "cannot create lease directory " + absolute + ": " + describe(e, absolute), e);
       }
     }
     if (!Files.isDirectory(absolute)) {
@@ -39,7 +40,11 @@ final class LeaseDirectory {
         DurableFiles.syncDirectory(parent);
       } catch (IOException e) {
         throw failure(
-            "cannot make the new lease directory " + absolute + " durable: " + describe(e), e);
+            "cannot make the new lease directory "
+                + absolute
+                + " durable: "
+                + describe(e, absolute),
+            e);
       }
     }
     return absolute;
@@ -59,21 +64,24 @@ final class LeaseDirectory {
           "lease directory "
               + directory
               + " is not writable: "
-              + describe(e)
+              + describe(e, directory)
               + "; the repository writes record, lock and temporary files there",
           e);
     }
   }
 
   /** Says what went wrong with a file: the exception's kind, the file and the system's reason. */
-  static String describe(IOException e) {
+  /**
+   * Says what went wrong, for a message that already names {@code subject}: the file the failure is
+   * about is named again only if it is another one (a parent directory, a lock or temporary file).
+   */
+  static String describe(IOException e, Path subject) {
     String kind = e.getClass().getSimpleName();
     if (e instanceof FileSystemException fs) {
-      return kind
-          + " on "
-          + fs.getFile()
-          + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile())
-          + (fs.getReason() == null ? "" : " (" + fs.getReason() + ")");
+      boolean sameFile = subject.toString().equals(fs.getFile());
+      return (fs.getReason() == null ? kind : fs.getReason() + " (" + kind + ")")
+          + (sameFile || fs.getFile() == null ? "" : " on " + fs.getFile())
+          + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile());
     }
     return e.getMessage() == null ? kind : kind + ": " + e.getMessage();
   }
