@@ -37,7 +37,9 @@ public interface FenceToken {
    * Lease#runFencedUninterruptibly(FencedWork)} actions do not run: that work is left to settle.
    *
    * @param cancelAction the action; exceptions it throws are logged and otherwise ignored
-   * @return a registration; close it to remove the action once the call it guards has returned
+   * @return a registration; close it to remove the action once the call it guards has returned (an
+   *     action already running is waited for, so none runs after the close or after the fenced work
+   *     returned)
    */
   Registration onLoss(Runnable cancelAction);
 

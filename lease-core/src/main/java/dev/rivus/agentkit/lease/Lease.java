@@ -71,6 +71,8 @@ public interface Lease extends AutoCloseable {
    * @throws X if the work failed while the lease was held
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
    * @throws LeaseRepositoryFailure if the fence or the record could not be read
+   * @throws IllegalStateException if called from fenced work of this same lease (the fence is not
+   *     reentrant)
    */
   <T, X extends Exception> T runFenced(FencedWork<T, X> work) throws X, InterruptedException;
 
@@ -87,6 +89,7 @@ public interface Lease extends AutoCloseable {
    * @throws X if the work failed while the lease was held
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
    * @throws LeaseRepositoryFailure if the fence or the record could not be read
+   * @throws IllegalStateException if called from fenced work of this same lease
    */
   <T, X extends Exception> T runFencedUninterruptibly(FencedWork<T, X> work)
       throws X, InterruptedException;

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 public record LeaseConfig(Duration ttl, Duration heartbeat) {
 
+  /** The longest TTL or heartbeat accepted: 36,500 days, far inside what the clocks can count. */
+  public static final Duration MAX_DURATION = Duration.ofDays(36_500);
+
   /**
    * Validates the durations.
    *
@@ -69,6 +72,10 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
     }
     if (value.isNegative() || value.isZero()) {
       throw new LeaseConfigInvalid(setting, setting + " must be positive, was " + value);
+    }
+    if (value.compareTo(MAX_DURATION) > 0) {
+      throw new LeaseConfigInvalid(
+          setting, setting + " must be at most " + MAX_DURATION + ", was " + value);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
+import dev.rivus.agentkit.lease.LeaseException;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -16,6 +17,7 @@ import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.Platform;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -76,6 +78,9 @@ public final class DefaultLeaseManager implements LeaseManager {
         repository.save(key, next, stored.map(LeaseSnapshot::revision).orElse(0L));
       } catch (RevisionConflict lostRace) {
         continue; // another writer moved first: read again and judge again
+      } catch (LeaseRepositoryFailure failure) {
+        releaseIfWritten(next, failure);
+        throw failure;
       }
       return hold(next, start);
     }
@@ -91,7 +96,7 @@ public final class DefaultLeaseManager implements LeaseManager {
     if (maxWait == null || maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
-    long deadline = platform.nanoTime() + maxWait.toNanos();
+    long start = platform.nanoTime();
     while (true) {
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
@@ -99,11 +104,11 @@ public final class DefaultLeaseManager implements LeaseManager {
       try {
         return acquire(key);
       } catch (LeaseHeld held) {
-        long remaining = deadline - platform.nanoTime();
-        if (remaining <= 0) {
+        Duration remaining = maxWait.minusNanos(platform.nanoTime() - start);
+        if (remaining.isNegative() || remaining.isZero()) {
           throw held;
         }
-        platform.sleep(pause(held, Duration.ofNanos(remaining)));
+        platform.sleep(pause(held, remaining));
       }
     }
   }
@@ -136,16 +141,36 @@ public final class DefaultLeaseManager implements LeaseManager {
     return current.acquiredBy(holder, platform.now());
   }
 
+  /**
+   * A save reported as failed may still have landed (a write whose directory sync failed, a commit
+   * whose answer was lost): then a record names a handle nobody holds, and everyone, this manager
+   * included, would wait a TTL for it. Release it at once if so; best effort, never throws.
+   */
+  private void releaseIfWritten(LeaseSnapshot attempted, LeaseRepositoryFailure failure) {
+    try {
+      Optional<LeaseSnapshot> stored = repository.load(attempted.key());
+      if (stored.isPresent() && stored.get().equals(attempted)) {
+        repository.save(attempted.key(), attempted.released(platform.now()), attempted.revision());
+      }
+    } catch (LeaseException stillFailing) {
+      failure.addSuppressed(stillFailing);
+    }
+  }
+
   private Lease hold(LeaseSnapshot acquired, long startNanos) {
     observations.forget(acquired.key());
     ManagedLease lease = new ManagedLease(this, repository, platform, scheduler, acquired);
-    held.add(lease);
-    lease.startHeartbeat(startNanos);
-    if (closed) {
-      lease.close();
-      throw new IllegalStateException("the lease manager was closed during acquire");
+    synchronized (this) {
+      // close() marks the manager closed under this monitor: either it sees this lease, or we see
+      // it closed and release what we just wrote.
+      if (!closed) {
+        held.add(lease);
+        lease.startHeartbeat(startNanos);
+        return lease;
+      }
     }
-    return lease;
+    lease.close();
+    throw new IllegalStateException("the lease manager was closed during acquire");
   }
 
   void forget(ManagedLease lease) {
@@ -159,11 +184,15 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   @Override
   public void close() {
-    if (closed) {
-      return;
+    List<ManagedLease> open;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      open = new ArrayList<>(held);
     }
-    closed = true;
-    for (ManagedLease lease : new ArrayList<>(held)) {
+    for (ManagedLease lease : open) {
       lease.close();
     }
     scheduler.close();

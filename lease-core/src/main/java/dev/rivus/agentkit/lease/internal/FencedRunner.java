@@ -7,6 +7,8 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs work under one lease: under the key's fence after re-reading the record ({@code runFenced}),
@@ -17,6 +19,7 @@ final class FencedRunner {
   private final ManagedLease lease;
   private final LeaseRepository repository;
   private final LeaseScheduler scheduler;
+  private final Set<Thread> inFence = ConcurrentHashMap.newKeySet();
 
   FencedRunner(ManagedLease lease, LeaseRepository repository, LeaseScheduler scheduler) {
     this.lease = lease;
@@ -27,19 +30,29 @@ final class FencedRunner {
   <T, X extends Exception> T run(FencedWork<T, X> work, boolean interruptible)
       throws X, InterruptedException {
     requireWork(work);
-    WorkCall call = new WorkCall(lease, scheduler, interruptible);
-    join(call);
+    // The fence is not reentrant: fenced work that runs fenced work on its own lease would wait for
+    // itself for ever, renewing all the while.
+    if (!inFence.add(Thread.currentThread())) {
+      throw new IllegalStateException(
+          "runFenced called from fenced work of the same lease '" + lease.key() + "'");
+    }
     try {
-      LeaseRepository.Fence fence = takeFence(call);
+      WorkCall call = new WorkCall(lease, scheduler, interruptible);
+      join(call);
       try {
-        confirmOwnership(call);
-        return runWork(call, () -> work.run(call));
+        LeaseRepository.Fence fence = takeFence(call);
+        try {
+          confirmOwnership(call);
+          return runWork(call, () -> work.run(call));
+        } finally {
+          fence.close();
+        }
       } finally {
-        fence.close();
+        call.finish();
+        lease.signal().leave(call);
       }
     } finally {
-      call.finish();
-      lease.signal().leave(call);
+      inFence.remove(Thread.currentThread());
     }
   }
 

@@ -19,10 +19,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class Heartbeat {
 
+  private static final Duration MAX_SAFETY_MARGIN = Duration.ofSeconds(1);
+
   private final ManagedLease lease;
   private final Platform platform;
   private final LeaseScheduler scheduler;
-  private final Duration ttl;
+  private final Duration lossAfter;
   private final Duration interval;
   private final Duration retryInterval;
   private LeaseScheduler.@Nullable Cancellable nextRenewal; // guarded by this
@@ -40,10 +42,20 @@ final class Heartbeat {
     this.lease = lease;
     this.platform = platform;
     this.scheduler = scheduler;
-    this.ttl = ttl;
+    this.lossAfter = ttl.minus(safetyMargin(ttl));
     this.interval = interval;
     // Room for several retries inside the TTL, without hammering a struggling repository.
     this.retryInterval = max(Duration.ofMillis(1), interval.dividedBy(4));
+  }
+
+  /**
+   * How much sooner than the TTL the holder gives up: observers start counting the TTL only when
+   * they first read the renewal, but the holder's own timer may fire late (a busy scheduler, a
+   * collection pause) and interrupted work needs a moment to stop.
+   */
+  static Duration safetyMargin(Duration ttl) {
+    Duration tenth = ttl.dividedBy(10);
+    return tenth.compareTo(MAX_SAFETY_MARGIN) < 0 ? tenth : MAX_SAFETY_MARGIN;
   }
 
   /** Starts renewing; {@code acquiredAtNanos} is when the acquiring write started. */
@@ -122,7 +134,7 @@ final class Heartbeat {
     lastFailure = null;
     cancel(expiry);
     if (!stopped) {
-      Duration left = ttl.minusNanos(platform.nanoTime() - startNanos);
+      Duration left = lossAfter.minusNanos(platform.nanoTime() - startNanos);
       expiry = scheduler.schedule(left, this::expire);
     }
   }
@@ -130,7 +142,7 @@ final class Heartbeat {
   private void expire() {
     RuntimeException cause;
     synchronized (this) {
-      if (stopped || platform.nanoTime() - lastSuccessStartNanos < ttl.toNanos()) {
+      if (stopped || platform.nanoTime() - lastSuccessStartNanos < lossAfter.toNanos()) {
         return;
       }
       cause = lastFailure;

@@ -112,8 +112,24 @@ final class ManagedLease implements Lease {
     manager.forget(this);
   }
 
-  /** Writes the tombstone if the record is still ours; never throws. */
+  /**
+   * Writes the tombstone if the record is still ours; never throws. Runs with the thread's
+   * interrupt flag cleared (and set again afterwards): try-with-resources often closes on a thread
+   * whose flag was just restored, or from inside the lease's own interrupted work, and the release
+   * must still happen.
+   */
   private void release() {
+    boolean interrupted = Thread.interrupted();
+    try {
+      releaseIfStillOurs();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void releaseIfStillOurs() {
     // A renewal stuck in a hanging repository call holds the write lock; don't wait for it forever.
     if (!tryWriteLock()) {
       LOG.log(
@@ -156,7 +172,8 @@ final class ManagedLease implements Lease {
 
   private boolean tryWriteLock() {
     try {
-      return writeLock.tryLock(manager.config().ttl().toNanos(), TimeUnit.NANOSECONDS);
+      // A renewal normally holds it for milliseconds; one that hangs past a heartbeat is stuck.
+      return writeLock.tryLock(manager.config().heartbeat().toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;

@@ -25,11 +25,12 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
   private final LeaseScheduler scheduler;
   private final Thread thread = Thread.currentThread();
   private final boolean interruptible;
-  private final List<Runnable> cancelActions = new ArrayList<>();
-  private Phase phase = Phase.WAITING;
-  private boolean interruptedByUs;
-  private boolean alreadyInterrupted;
-  private boolean lossSeen;
+  private final List<CancelAction> cancelActions = new ArrayList<>(); // guarded by this
+  private Phase phase = Phase.WAITING; // guarded by this
+  private boolean interruptedByUs; // guarded by this
+  private boolean alreadyInterrupted; // guarded by this
+  private boolean lossSeen; // guarded by this
+  private int actionsRunning; // guarded by this
 
   WorkCall(ManagedLease lease, LeaseScheduler scheduler, boolean interruptible) {
     this.lease = lease;
@@ -39,7 +40,7 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
 
   @Override
   public void onLoss() {
-    List<Runnable> toCancel = List.of();
+    List<CancelAction> toCancel = List.of();
     synchronized (this) {
       lossSeen = true;
       if (phase == Phase.DONE || (phase == Phase.WORKING && !interruptible)) {
@@ -52,7 +53,6 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
       }
       if (phase == Phase.WORKING) {
         toCancel = new ArrayList<>(cancelActions);
-        cancelActions.clear();
       }
     }
     toCancel.forEach(this::runCancelAction);
@@ -74,17 +74,42 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
     return interruptedByUs;
   }
 
-  /** Ends the run on the calling thread: no interrupt may arrive from us after this. */
+  /**
+   * Ends the run on the calling thread: waits for cancel actions already running, and from then on
+   * neither an interrupt nor a cancel action comes from this call. The interrupt we delivered is
+   * cleared; one that was pending from elsewhere when we delivered ours is set again.
+   */
   void finish() {
+    boolean restore;
     synchronized (this) {
       phase = Phase.DONE;
       cancelActions.clear();
-      if (!interruptedByUs || alreadyInterrupted) {
+      awaitActions();
+      if (!interruptedByUs) {
         return;
       }
+      restore = alreadyInterrupted;
     }
-    // Clear the interrupt we delivered, which may still be pending if the work ignored it.
-    Thread.interrupted();
+    if (restore) {
+      thread.interrupt();
+    } else {
+      Thread.interrupted();
+    }
+  }
+
+  /** Waits, holding this monitor's turn, until no cancel action runs. Never interrupted. */
+  private void awaitActions() {
+    boolean interrupted = false;
+    while (actionsRunning > 0) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override
@@ -107,34 +132,59 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
     if (cancelAction == null) {
       throw new IllegalArgumentException("cancelAction must not be null");
     }
+    CancelAction action = new CancelAction(cancelAction);
+    boolean runNow;
     synchronized (this) {
-      if (!interruptible) {
+      if (!interruptible || phase == Phase.DONE) {
         return () -> {};
       }
-      if (!lossSeen && phase != Phase.DONE) {
-        cancelActions.add(cancelAction);
-        return () -> {
-          synchronized (WorkCall.this) {
-            cancelActions.remove(cancelAction);
-          }
-        };
-      }
-      if (phase == Phase.DONE) {
-        return () -> {};
-      }
+      cancelActions.add(action);
+      runNow = lossSeen && phase == Phase.WORKING;
     }
-    runCancelAction(cancelAction);
-    return () -> {};
+    if (runNow) {
+      runCancelAction(action);
+    }
+    return () -> {
+      synchronized (WorkCall.this) {
+        cancelActions.remove(action);
+        action.removed = true;
+        awaitActions();
+      }
+    };
   }
 
-  private void runCancelAction(Runnable action) {
+  private void runCancelAction(CancelAction action) {
     scheduler.execute(
         () -> {
+          synchronized (this) {
+            // The call may have ended, or the caller removed the action, since the loss.
+            if (phase == Phase.DONE || action.removed || action.ran) {
+              return;
+            }
+            action.ran = true;
+            actionsRunning++;
+          }
           try {
-            action.run();
+            action.task.run();
           } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "cancel action of lease '" + lease.key() + "' failed", e);
+          } finally {
+            synchronized (this) {
+              actionsRunning--;
+              notifyAll();
+            }
           }
         });
+  }
+
+  /** A registered cancel action; runs at most once. */
+  private static final class CancelAction {
+    final Runnable task;
+    boolean removed; // guarded by the WorkCall
+    boolean ran; // guarded by the WorkCall
+
+    CancelAction(Runnable task) {
+      this.task = task;
+    }
   }
 }

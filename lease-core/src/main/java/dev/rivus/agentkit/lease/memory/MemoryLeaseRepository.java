@@ -35,9 +35,13 @@ public final class MemoryLeaseRepository implements LeaseRepository {
   @Override
   public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
     LeaseKeys.requireValid(key);
-    if (!key.equals(snapshot.key())) {
+    if (snapshot == null || !key.equals(snapshot.key())) {
       throw new IllegalArgumentException(
-          "key '" + key + "' does not match the snapshot's key '" + snapshot.key() + "'");
+          "key '"
+              + key
+              + "' does not match the snapshot's key '"
+              + (snapshot == null ? null : snapshot.key())
+              + "'");
     }
     records.compute(
         key,

@@ -106,16 +106,24 @@ public final class FakePlatform implements Platform {
       synchronized (this) {
         Timer head = timers.peek();
         if (head == null || head.dueNanos > target) {
-          wall = wall.plusNanos(target - nanos);
-          nanos = target;
+          moveTo(target);
           return;
         }
         timers.poll();
-        wall = wall.plusNanos(head.dueNanos - nanos);
-        nanos = Math.max(nanos, head.dueNanos);
+        moveTo(head.dueNanos);
         next = head;
       }
       next.task.run();
+    }
+  }
+
+  /**
+   * Moves both clocks to {@code nanos}, never backwards (another thread may have moved further).
+   */
+  private void moveTo(long target) {
+    if (target > nanos) {
+      wall = wall.plusNanos(target - nanos);
+      nanos = target;
     }
   }
 

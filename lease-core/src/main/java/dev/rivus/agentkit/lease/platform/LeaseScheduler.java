@@ -10,7 +10,7 @@ import java.time.Duration;
 public interface LeaseScheduler extends AutoCloseable {
 
   /**
-   * Runs {@code task} once after {@code delay}.
+   * Runs {@code task} once after {@code delay}. Once the scheduler is closed, the task never runs.
    *
    * @param delay how long to wait on the platform's monotonic clock
    * @param task a short, non-blocking task

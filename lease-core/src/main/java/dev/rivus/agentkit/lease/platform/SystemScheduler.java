@@ -34,8 +34,12 @@ final class SystemScheduler implements LeaseScheduler {
 
   @Override
   public Cancellable schedule(Duration delay, Runnable task) {
-    ScheduledFuture<?> future =
-        timer.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+    ScheduledFuture<?> future;
+    try {
+      future = timer.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closed) {
+      return () -> {}; // closed: nothing runs any more, as with every task not yet started
+    }
     return () -> future.cancel(false);
   }
 

@@ -1,0 +1,259 @@
+package dev.rivus.agentkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
+import dev.rivus.agentkit.lease.platform.FakePlatform;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Edge cases around closing, interrupts, failed writes and extreme durations. */
+class ReviewedEdgeCasesTest {
+
+  private static final LeaseConfig CONFIG =
+      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+
+  private final MemoryLeaseRepository store = new MemoryLeaseRepository();
+  private final FakePlatform platform = Processes.platformOf(100);
+  private final LeaseManager manager = LeaseManager.create(store, CONFIG, platform);
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    threads.shutdownNow();
+    assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    manager.close();
+  }
+
+  @Test
+  void closingOnAnInterruptedThreadStillReleasesAndKeepsTheInterrupt() {
+    Lease lease = manager.acquire("task");
+
+    Thread.currentThread().interrupt();
+    try {
+      lease.close();
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+
+    assertThat(store.load("task").orElseThrow().state()).isEqualTo(LeaseState.RELEASED);
+  }
+
+  @Test
+  void closingALeaseFromInsideItsOwnWorkReleasesIt() throws Exception {
+    Lease lease = manager.acquire("task");
+
+    assertThatThrownBy(
+            () ->
+                lease.runUntilLost(
+                    () -> {
+                      lease.close();
+                      return null;
+                    }))
+        .isInstanceOf(LeaseLost.class);
+
+    assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    assertThat(store.load("task").orElseThrow().state()).isEqualTo(LeaseState.RELEASED);
+  }
+
+  @Test
+  void anInterruptFromElsewherePendingWhenTheLeaseIsLostIsKept() throws Exception {
+    Lease lease = manager.acquire("task");
+    CountDownLatch working = new CountDownLatch(1);
+    AtomicReference<Thread> worker = new AtomicReference<>();
+    Future<Boolean> interruptedAfterwards =
+        threads.submit(
+            () -> {
+              worker.set(Thread.currentThread());
+              try {
+                lease.runFenced(
+                    token -> {
+                      working.countDown();
+                      while (token.isHeld()) {
+                        Thread.onSpinWait(); // ignores the outside interrupt while held
+                      }
+                      Thread.sleep(10_000); // throws at once: the flag is set
+                      return null;
+                    });
+              } catch (LeaseLost expected) {
+                // the loss is reported; the outside interrupt must survive it
+              }
+              return Thread.currentThread().isInterrupted();
+            });
+    assertThat(working.await(10, TimeUnit.SECONDS)).isTrue();
+    worker.get().interrupt();
+
+    lease.close();
+
+    assertThat(interruptedAfterwards.get(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void aCancelActionWhoseRegistrationWasClosedNeverRuns() throws Exception {
+    Lease lease = manager.acquire("task");
+    AtomicBoolean cancelled = new AtomicBoolean();
+    CountDownLatch registeredAndClosed = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    Future<?> work =
+        threads.submit(
+            () ->
+                lease.runFenced(
+                    token -> {
+                      token.onLoss(() -> cancelled.set(true)).close();
+                      registeredAndClosed.countDown();
+                      finish.await();
+                      return null;
+                    }));
+    assertThat(registeredAndClosed.await(10, TimeUnit.SECONDS)).isTrue();
+
+    lease.close(); // the loss: interrupts the work, but the closed registration's action stays
+
+    assertThat(cancelled).isFalse();
+    finish.countDown();
+    assertThatThrownBy(() -> work.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LeaseLost.class);
+    assertThat(cancelled).isFalse();
+  }
+
+  @Test
+  void fencedWorkThatRunsFencedWorkOnItsOwnLeaseIsRefusedInsteadOfWaitingForItself()
+      throws Exception {
+    try (Lease lease = manager.acquire("task")) {
+      assertThatThrownBy(() -> lease.runFenced(outer -> lease.runFenced(inner -> 1)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("runFenced called from fenced work of the same lease 'task'");
+      int after = lease.runFenced(token -> 2);
+      assertThat(after).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void anAcquisitionWhoseWriteLandedButWasReportedFailedIsReleasedAtOnce() {
+    LeaseRepository landsThenFails =
+        new ForwardingRepository(store) {
+          @Override
+          public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+            super.save(key, snapshot, expectedRevision);
+            if (snapshot.isHeld()) {
+              throw new LeaseRepositoryFailure(key, "the answer was lost (test)", null);
+            }
+          }
+        };
+    try (LeaseManager unlucky = LeaseManager.create(landsThenFails, CONFIG, platform)) {
+      assertThatThrownBy(() -> unlucky.acquire("task")).isInstanceOf(LeaseRepositoryFailure.class);
+    }
+
+    LeaseSnapshot stored = store.load("task").orElseThrow();
+    assertThat(stored.state()).isEqualTo(LeaseState.RELEASED);
+    try (Lease next = manager.acquire("task")) {
+      assertThat(next.generation()).isEqualTo(stored.generation() + 1);
+    }
+  }
+
+  @Test
+  void closingTheManagerWhileAnAcquisitionIsWritingReleasesWhatItWrote() {
+    AtomicReference<LeaseManager> self = new AtomicReference<>();
+    LeaseRepository closesMidway =
+        new ForwardingRepository(store) {
+          @Override
+          public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+            super.save(key, snapshot, expectedRevision);
+            if (snapshot.isHeld()) {
+              self.get().close(); // another thread would do this; the order is what matters
+            }
+          }
+        };
+    LeaseManager closing = LeaseManager.create(closesMidway, CONFIG, platform);
+    self.set(closing);
+
+    assertThatThrownBy(() -> closing.acquire("task"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThat(store.load("task").orElseThrow().state()).isEqualTo(LeaseState.RELEASED);
+  }
+
+  @Test
+  void extremeDurationsGetClearErrorsOrWorkWithoutOverflow() throws InterruptedException {
+    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofDays(40_000), Duration.ofDays(1)))
+        .isInstanceOf(LeaseConfigInvalid.class)
+        .hasMessageContaining("ttl must be at most PT876000H");
+    assertThatThrownBy(() -> LeaseConfig.of(ChronoUnit.FOREVER.getDuration(), Duration.ofDays(1)))
+        .isInstanceOf(LeaseConfigInvalid.class);
+
+    try (Lease lease = manager.acquire("task", ChronoUnit.FOREVER.getDuration())) {
+      assertThat(lease.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void theFakeMonotonicClockNeverGoesBackWhenTwoThreadsAdvanceIt() throws Exception {
+    FakePlatform fake = new FakePlatform();
+    CountDownLatch inTask = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    fake.newScheduler("t")
+        .schedule(
+            Duration.ofMillis(5),
+            () -> {
+              inTask.countDown();
+              awaitQuietly(release);
+            });
+    Future<?> slowAdvance = threads.submit(() -> fake.advance(Duration.ofMillis(10)));
+    assertThat(inTask.await(10, TimeUnit.SECONDS)).isTrue();
+    fake.advance(Duration.ofSeconds(1));
+    long later = fake.nanoTime();
+
+    release.countDown();
+    slowAdvance.get(10, TimeUnit.SECONDS);
+
+    assertThat(fake.nanoTime()).isGreaterThanOrEqualTo(later);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Forwards every call to another repository; tests override what they change. */
+  private static class ForwardingRepository implements LeaseRepository {
+    private final LeaseRepository delegate;
+
+    ForwardingRepository(LeaseRepository delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Optional<LeaseSnapshot> load(String key) {
+      return delegate.load(key);
+    }
+
+    @Override
+    public List<LeaseSnapshot> loadAll() {
+      return delegate.loadAll();
+    }
+
+    @Override
+    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+      delegate.save(key, snapshot, expectedRevision);
+    }
+
+    @Override
+    public Fence lockFence(String key) throws InterruptedException {
+      return delegate.lockFence(key);
+    }
+  }
+}
