@@ -60,7 +60,7 @@ public interface Lease extends AutoCloseable {
    * this handle and generation. If the lease is lost while the work runs, the thread is interrupted
    * and the token's cancel actions run; the fence is released only when the work has ended. No
    * interrupt delivered by the library is left on the thread afterwards; an interrupt from
-   * elsewhere is kept.
+   * elsewhere is kept (one pending when the loss was delivered is set again when this returns).
    *
    * @param work the work; it receives the fencing token
    * @param <T> the result type
