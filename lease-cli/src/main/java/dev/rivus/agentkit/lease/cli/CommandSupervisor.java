@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
@@ -25,6 +26,9 @@ final class CommandSupervisor {
 
   /** The environment variable that carries the fencing token (the generation). */
   static final String LEASE_TOKEN = "LEASE_TOKEN";
+
+  /** What a shell reports for a process ended by SIGTERM. */
+  private static final int SIGTERM_EXIT = 128 + 15;
 
   private final ParentDeathGuard guard;
   private final ChildTerminator terminator;
@@ -49,8 +53,17 @@ final class CommandSupervisor {
    * @throws InterruptedException if interrupted while the command runs; the command is killed first
    */
   int run(Lease lease, List<String> command) throws InterruptedException {
-    Process child = start(lease, command);
-    hook.watch(child);
+    if (!lease.isHeld()) {
+      // Lost between acquiring and starting (a pause): the token is already stale.
+      err.println("lease run: lease '" + lease.key() + "' was lost before the command started");
+      err.flush();
+      return ExitCodes.LOST;
+    }
+    Optional<Process> started = hook.startUnlessShuttingDown(() -> start(lease, command));
+    if (started.isEmpty()) {
+      return SIGTERM_EXIT; // lease itself is being stopped: the command was never started
+    }
+    Process child = started.get();
     CountDownLatch settled = new CountDownLatch(1);
     CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
     child.onExit().thenRun(settled::countDown);

@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease.cli;
 
+import dev.rivus.agentkit.lease.LeaseConfig;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -11,7 +12,7 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * Reads a duration from the command line: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h},
  * {@code 1d}, combinations such as {@code 1m30s}, or ISO-8601 such as {@code PT30S}. Negative
- * durations are refused. Stateless and thread-safe.
+ * durations, and durations over 36,500 days, are refused. Stateless and thread-safe.
  */
 final class DurationConverter implements ITypeConverter<Duration> {
 
@@ -24,6 +25,10 @@ final class DurationConverter implements ITypeConverter<Duration> {
     Duration duration = parse(value);
     if (duration.isNegative()) {
       throw new TypeConversionException("'" + text + "' is negative; a duration must be 0 or more");
+    }
+    if (duration.compareTo(LeaseConfig.MAX_DURATION) > 0) {
+      throw new TypeConversionException(
+          "'" + text + "' is too long; a duration must be at most 36500d");
     }
     return duration;
   }

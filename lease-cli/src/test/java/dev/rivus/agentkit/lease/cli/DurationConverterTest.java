@@ -51,6 +51,14 @@ class DurationConverterTest {
         .hasMessageContaining("is negative");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"36501d", "200000d", "PT876001H"})
+  void refusesDurationsTooLongForTheClocks(String text) {
+    assertThatThrownBy(() -> converter.convert(text))
+        .isInstanceOf(TypeConversionException.class)
+        .hasMessageContaining("is too long; a duration must be at most 36500d");
+  }
+
   @ParameterizedTest(name = "{1} -> {0}")
   @CsvSource({"0s, 0", "500ms, 500", "1m30s, 90000", "1d2h, 93600000", "<1ms, 0.1"})
   void formatsDurationsTheWayItReadsThem(String text, double millis) {

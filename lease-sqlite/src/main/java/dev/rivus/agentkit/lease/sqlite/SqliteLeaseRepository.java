@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -291,7 +292,7 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
       throw new IllegalArgumentException("olderThan must be zero or positive, was " + olderThan);
     }
     Instant now = options.clock().instant();
-    Instant cutoff = now.minus(olderThan);
+    Instant cutoff = cutoff(now, olderThan);
     return database.write(
         null,
         "pruning tombstones older than " + olderThan,
@@ -338,7 +339,7 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
         session -> {
           try {
             return Rows.selectAll(session);
-          } catch (IllegalArgumentException e) {
+          } catch (IllegalArgumentException | DateTimeException e) {
             throw new LeaseRepositoryFailure(
                 null,
                 "lease database " + file + ": a record is damaged (" + e.getMessage() + ")",
@@ -351,7 +352,7 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
       throws SQLException {
     try {
       return Rows.select(session, key, keyBytes);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | DateTimeException e) {
       throw new LeaseRepositoryFailure(
           key,
           "lease database "
@@ -388,6 +389,14 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
 
     NeedsFullSync() {
       super(null, null, false, false);
+    }
+  }
+
+  private static Instant cutoff(Instant now, Duration olderThan) {
+    try {
+      return now.minus(olderThan);
+    } catch (DateTimeException | ArithmeticException beforeTime) {
+      return Instant.MIN; // older than anything the clock can name: prunes nothing
     }
   }
 }
