@@ -121,7 +121,9 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Kills the child as {@code kill -9} does and waits until it is gone. */
   public void kill() throws InterruptedException {
-    process.destroyForcibly();
+    // Through the handle: Process.destroyForcibly() also closes our end of the child's output,
+    // and the lines it wrote just before dying would be lost to the reader.
+    process.toHandle().destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new AssertionError(name + " survived kill -9 for 30 s");
     }

@@ -242,7 +242,9 @@ public final class ChildJvm implements AutoCloseable {
    * @throws AssertionError if the child does not die within 10 s
    */
   public int kill() throws InterruptedException {
-    process.destroyForcibly();
+    // Through the handle: Process.destroyForcibly() also closes our end of the child's output,
+    // and the lines it wrote just before dying would be lost to the reader.
+    process.toHandle().destroyForcibly();
     return awaitExit(EXIT_WAIT);
   }
 
