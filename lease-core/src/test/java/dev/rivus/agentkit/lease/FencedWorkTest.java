@@ -237,20 +237,15 @@ class FencedWorkTest {
       CountDownLatch working = new CountDownLatch(1);
       AtomicReference<Thread> worker = new AtomicReference<>();
       Future<Throwable> outcome =
-          threads.submit(
+          failureOf(
               () -> {
                 worker.set(Thread.currentThread());
-                try {
-                  lease.runFenced(
-                      token -> {
-                        working.countDown();
-                        new CountDownLatch(1).await();
-                        return null;
-                      });
-                  return null;
-                } catch (Throwable e) {
-                  return e;
-                }
+                lease.runFenced(
+                    token -> {
+                      working.countDown();
+                      new CountDownLatch(1).await();
+                      return null;
+                    });
               });
       assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
       worker.get().interrupt();
@@ -269,21 +264,16 @@ class FencedWorkTest {
     AtomicBoolean interruptedDuringWork = new AtomicBoolean();
     AtomicBoolean completed = new AtomicBoolean();
     Future<Throwable> outcome =
-        threads.submit(
+        failureOf(
             () -> {
-              try {
-                lease.runFencedUninterruptibly(
-                    token -> {
-                      working.countDown();
-                      finish.await(); // would throw if the library interrupted it
-                      interruptedDuringWork.set(Thread.currentThread().isInterrupted());
-                      completed.set(true);
-                      return null;
-                    });
-                return null;
-              } catch (Throwable e) {
-                return e;
-              }
+              lease.runFencedUninterruptibly(
+                  token -> {
+                    working.countDown();
+                    finish.await(); // would throw if the library interrupted it
+                    interruptedDuringWork.set(Thread.currentThread().isInterrupted());
+                    completed.set(true);
+                    return null;
+                  });
             });
     assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
@@ -303,21 +293,16 @@ class FencedWorkTest {
     CountDownLatch working = new CountDownLatch(1);
     CountDownLatch blockingCall = new CountDownLatch(1); // stands for a JDBC call; cancel() ends it
     Future<Throwable> outcome =
-        threads.submit(
+        failureOf(
             () -> {
-              try {
-                lease.runFenced(
-                    token -> {
-                      try (FenceToken.Registration cancel = token.onLoss(blockingCall::countDown)) {
-                        working.countDown();
-                        awaitIgnoringInterrupts(blockingCall);
-                      }
-                      return null;
-                    });
-                return null;
-              } catch (Throwable e) {
-                return e;
-              }
+              lease.runFenced(
+                  token -> {
+                    try (FenceToken.Registration cancel = token.onLoss(blockingCall::countDown)) {
+                      working.countDown();
+                      awaitIgnoringInterrupts(blockingCall);
+                    }
+                    return null;
+                  });
             });
     assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
@@ -348,14 +333,9 @@ class FencedWorkTest {
     assertThat(nextWorking.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     AtomicBoolean oldRan = new AtomicBoolean();
     Future<Throwable> oldWait =
-        threads.submit(
+        failureOf(
             () -> {
-              try {
-                old.runFenced(token -> oldRan.getAndSet(true));
-                return null;
-              } catch (Throwable e) {
-                return e;
-              }
+              old.runFenced(token -> oldRan.getAndSet(true));
             });
     await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> isWaitingForFence(oldWait));
 
@@ -418,19 +398,14 @@ class FencedWorkTest {
     Lease lease = holder.acquire("task");
     CountDownLatch working = new CountDownLatch(1);
     Future<Throwable> outcome =
-        threads.submit(
+        failureOf(
             () -> {
-              try {
-                lease.runUntilLost(
-                    () -> {
-                      working.countDown();
-                      new CountDownLatch(1).await();
-                      return null;
-                    });
-                return null;
-              } catch (Throwable e) {
-                return e;
-              }
+              lease.runUntilLost(
+                  () -> {
+                    working.countDown();
+                    new CountDownLatch(1).await();
+                    return null;
+                  });
             });
     assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
@@ -446,19 +421,14 @@ class FencedWorkTest {
     Lease lease = holder.acquire("task");
     CountDownLatch working = new CountDownLatch(1);
     Future<Throwable> outcome =
-        threads.submit(
+        failureOf(
             () -> {
-              try {
-                lease.runFenced(
-                    token -> {
-                      working.countDown();
-                      new CountDownLatch(1).await();
-                      return null;
-                    });
-                return null;
-              } catch (Throwable e) {
-                return e;
-              }
+              lease.runFenced(
+                  token -> {
+                    working.countDown();
+                    new CountDownLatch(1).await();
+                    return null;
+                  });
             });
     assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
@@ -468,6 +438,24 @@ class FencedWorkTest {
         .isInstanceOfSatisfying(
             LeaseLost.class,
             lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.RELEASED));
+  }
+
+  /** Runs {@code work} on a test thread; the future holds what it threw, or null if nothing. */
+  private Future<Throwable> failureOf(Work work) {
+    return threads.submit(
+        () -> {
+          try {
+            work.run();
+            return null;
+          } catch (Throwable e) {
+            return e;
+          }
+        });
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    void run() throws Exception;
   }
 
   private void observeHolderAsRunning() {

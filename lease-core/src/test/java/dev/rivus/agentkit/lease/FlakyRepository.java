@@ -8,14 +8,13 @@ import java.util.concurrent.CountDownLatch;
  * Wraps a repository and, when told to, fails or hangs every load and save like an unreachable
  * store.
  */
-final class FlakyRepository implements LeaseRepository {
+final class FlakyRepository extends ForwardingRepository {
 
-  private final LeaseRepository delegate;
   private volatile boolean failing;
   private volatile CountDownLatch hang = new CountDownLatch(0);
 
   FlakyRepository(LeaseRepository delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void startFailing() {
@@ -60,23 +59,18 @@ final class FlakyRepository implements LeaseRepository {
   @Override
   public Optional<LeaseSnapshot> load(String key) {
     check(key);
-    return delegate.load(key);
+    return super.load(key);
   }
 
   @Override
   public List<LeaseSnapshot> loadAll() {
     check("*");
-    return delegate.loadAll();
+    return super.loadAll();
   }
 
   @Override
   public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
     check(key);
-    delegate.save(key, snapshot, expectedRevision);
-  }
-
-  @Override
-  public Fence lockFence(String key) throws InterruptedException {
-    return delegate.lockFence(key);
+    super.save(key, snapshot, expectedRevision);
   }
 }

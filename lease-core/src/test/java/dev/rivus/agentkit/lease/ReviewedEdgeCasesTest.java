@@ -7,8 +7,6 @@ import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -225,35 +223,6 @@ class ReviewedEdgeCasesTest {
       latch.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Forwards every call to another repository; tests override what they change. */
-  private static class ForwardingRepository implements LeaseRepository {
-    private final LeaseRepository delegate;
-
-    ForwardingRepository(LeaseRepository delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public Optional<LeaseSnapshot> load(String key) {
-      return delegate.load(key);
-    }
-
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return delegate.loadAll();
-    }
-
-    @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      delegate.save(key, snapshot, expectedRevision);
-    }
-
-    @Override
-    public Fence lockFence(String key) throws InterruptedException {
-      return delegate.lockFence(key);
     }
   }
 }

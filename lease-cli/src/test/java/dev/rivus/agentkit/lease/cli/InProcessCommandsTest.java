@@ -11,6 +11,7 @@ import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -88,7 +89,7 @@ class InProcessCommandsTest {
     store("busy", platform.startSibling(200), true);
     AtomicInteger loads = new AtomicInteger();
     LeaseRepository renewing =
-        new Delegating(repository) {
+        new ForwardingLeaseRepository(repository) {
           @Override
           public Optional<LeaseSnapshot> load(String key) {
             if (loads.incrementAndGet() == 2) { // the holder renews between our two reads
@@ -149,7 +150,7 @@ class InProcessCommandsTest {
   @Test
   void anUnexpectedFailureIsOneLineWithTheInternalErrorCode() {
     LeaseRepository broken =
-        new Delegating(repository) {
+        new ForwardingLeaseRepository(repository) {
           @Override
           public List<LeaseSnapshot> loadAll() {
             throw new IllegalStateException("boom");
@@ -165,36 +166,7 @@ class InProcessCommandsTest {
                 + " (set LEASE_DEBUG=1 for details)");
   }
 
-  /** A repository that passes every call on; tests override what they need. */
-  private static class Delegating implements LeaseRepository {
-    final LeaseRepository delegate;
-
-    Delegating(LeaseRepository delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public Optional<LeaseSnapshot> load(String key) {
-      return delegate.load(key);
-    }
-
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return delegate.loadAll();
-    }
-
-    @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      delegate.save(key, snapshot, expectedRevision);
-    }
-
-    @Override
-    public Fence lockFence(String key) throws InterruptedException {
-      return delegate.lockFence(key);
-    }
-  }
-
-  private abstract static class PrunableDelegating extends Delegating
+  private abstract static class PrunableDelegating extends ForwardingLeaseRepository
       implements PrunableLeaseRepository {
     PrunableDelegating(LeaseRepository delegate) {
       super(delegate);

@@ -177,8 +177,8 @@ class ContractCatchesBrokenRepositoriesTest {
   static final class WritesThenConflicts extends ForwardingRepository {
     @Override
     public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      long actual = delegate.load(key).map(LeaseSnapshot::revision).orElse(0L);
-      delegate.save(key, snapshot, actual);
+      long actual = delegate().load(key).map(LeaseSnapshot::revision).orElse(0L);
+      delegate().save(key, snapshot, actual);
       if (actual != expectedRevision) {
         throw new RevisionConflict(key, expectedRevision, actual);
       }
@@ -189,12 +189,12 @@ class ContractCatchesBrokenRepositoriesTest {
   static final class CaseFoldingKeys extends ForwardingRepository {
     @Override
     public Optional<LeaseSnapshot> load(String key) {
-      return delegate.load(fold(key)).map(s -> rekey(s, key));
+      return delegate().load(fold(key)).map(s -> rekey(s, key));
     }
 
     @Override
     public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      delegate.save(fold(key), rekey(snapshot, fold(key)), expectedRevision);
+      delegate().save(fold(key), rekey(snapshot, fold(key)), expectedRevision);
     }
 
     private static String fold(String key) {
@@ -219,7 +219,7 @@ class ContractCatchesBrokenRepositoriesTest {
               s.state(),
               s.holder(),
               s.updatedAt().truncatedTo(ChronoUnit.MILLIS));
-      delegate.save(key, truncated, expectedRevision);
+      delegate().save(key, truncated, expectedRevision);
     }
   }
 
@@ -322,8 +322,8 @@ class ContractCatchesBrokenRepositoriesTest {
   static final class SaveTakesTheFence extends ForwardingRepository {
     @Override
     public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      try (Fence fence = delegate.lockFence(key)) {
-        delegate.save(key, snapshot, expectedRevision);
+      try (Fence fence = delegate().lockFence(key)) {
+        delegate().save(key, snapshot, expectedRevision);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
