@@ -21,16 +21,31 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
   public static final Duration MAX_DURATION = Duration.ofDays(36_500);
 
   /**
+   * The shortest TTL accepted: one second. A holder gives its lease up a tenth of the TTL early, so
+   * that a late timer or interrupted work has time to stop before anyone may take over; under a
+   * second, that margin is below 100 ms, which a collection pause, a busy scheduler on a loaded
+   * machine or one synced write on a slow disk routinely takes, and a holder would lose leases it
+   * is renewing, or hold on to them past its promise.
+   */
+  public static final Duration MIN_TTL = Duration.ofSeconds(1);
+
+  /**
+   * The shortest heartbeat accepted: 10 ms. Renewing more often makes no lease safer; it only loads
+   * the repository, and timers do not keep a finer pace on a busy machine.
+   */
+  public static final Duration MIN_HEARTBEAT = Duration.ofMillis(10);
+
+  /**
    * Validates the durations.
    *
    * @param ttl see the class description
    * @param heartbeat see the class description
-   * @throws LeaseConfigInvalid if a duration is null or not positive, or {@code heartbeat × 2 >
-   *     ttl}
+   * @throws LeaseConfigInvalid if a duration is null, below its minimum ({@link #MIN_TTL}, {@link
+   *     #MIN_HEARTBEAT}) or above {@link #MAX_DURATION}, or {@code heartbeat × 2 > ttl}
    */
   public LeaseConfig {
-    requirePositive("ttl", ttl);
-    requirePositive("heartbeat", heartbeat);
+    requireWithin("ttl", ttl, MIN_TTL);
+    requireWithin("heartbeat", heartbeat, MIN_HEARTBEAT);
     if (heartbeat.multipliedBy(2).compareTo(ttl) > 0) {
       throw new LeaseConfigInvalid(
           "heartbeat",
@@ -50,8 +65,8 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
    * @param ttl how long a record may stay unchanged before an observer may take the lease over
    * @param heartbeat how often the holder renews; at most half the TTL
    * @return the validated configuration
-   * @throws LeaseConfigInvalid if a duration is null or not positive, or {@code heartbeat × 2 >
-   *     ttl}
+   * @throws LeaseConfigInvalid if a duration is null, below its minimum ({@link #MIN_TTL}, {@link
+   *     #MIN_HEARTBEAT}) or above {@link #MAX_DURATION}, or {@code heartbeat × 2 > ttl}
    */
   public static LeaseConfig of(@Nullable Duration ttl, @Nullable Duration heartbeat) {
     return new LeaseConfig(ttl, heartbeat);
@@ -66,12 +81,19 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
     return new LeaseConfig(Duration.ofSeconds(60), Duration.ofSeconds(15));
   }
 
-  private static void requirePositive(String setting, @Nullable Duration value) {
+  private static String minReason(String setting) {
+    return setting.equals("ttl")
+        ? " (a shorter TTL leaves a holder too little time to stop before it may be taken over)"
+        : " (renewing more often only loads the repository)";
+  }
+
+  private static void requireWithin(String setting, @Nullable Duration value, Duration min) {
     if (value == null) {
       throw new LeaseConfigInvalid(setting, setting + " must not be null");
     }
-    if (value.isNegative() || value.isZero()) {
-      throw new LeaseConfigInvalid(setting, setting + " must be positive, was " + value);
+    if (value.compareTo(min) < 0) {
+      throw new LeaseConfigInvalid(
+          setting, setting + " must be at least " + min + ", was " + value + minReason(setting));
     }
     if (value.compareTo(MAX_DURATION) > 0) {
       throw new LeaseConfigInvalid(

@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * Another live holder owns the lease: {@link LeaseManager#acquire} failed fast, or its wait ended.
  * The facts say who holds it, with which generation, and how long this observer has seen the record
- * unchanged (the lease may be taken over when that reaches the TTL).
+ * unchanged (the lease may be taken over when that reaches the TTL: the longer of the observer's
+ * own and the one the holder promised in the record).
  */
 public final class LeaseHeld extends LeaseException {
 
@@ -22,7 +23,8 @@ public final class LeaseHeld extends LeaseException {
    *
    * @param current the record as this observer last read it
    * @param observedUnchanged how long this observer has seen that revision unchanged
-   * @param ttl the TTL after which this observer would take the lease over
+   * @param ttl the TTL after which this observer would take the lease over: the longer of its own
+   *     and the record's
    * @param holderLiveness what this observer could tell about the holder's process
    */
   public LeaseHeld(
@@ -35,15 +37,21 @@ public final class LeaseHeld extends LeaseException {
   }
 
   private static String message(LeaseSnapshot current, Duration observed, Duration ttl) {
-    return String.format(
-        Locale.ROOT,
-        "lease '%s' is held by %s pid %d (generation %d); observed unchanged for %.1f s of a %.1f s TTL",
-        current.key(),
-        current.holder().process().host(),
-        current.holder().process().pid(),
-        current.generation(),
-        observed.toMillis() / 1000.0,
-        ttl.toMillis() / 1000.0);
+    String head =
+        String.format(
+            Locale.ROOT,
+            "lease '%s' is held by %s pid %d (generation %d); observed unchanged for %.1f s",
+            current.key(),
+            current.holder().process().host(),
+            current.holder().process().pid(),
+            current.generation(),
+            observed.toMillis() / 1000.0);
+    if (ttl.compareTo(LeaseConfig.MAX_DURATION) >= 0) {
+      return head
+          + " of an unknown TTL (the record was written by a version that did not record it): it is"
+          + " taken over once its holder is seen gone, or after a forced release";
+    }
+    return head + String.format(Locale.ROOT, " of a %.1f s TTL", ttl.toMillis() / 1000.0);
   }
 
   /**
@@ -92,7 +100,8 @@ public final class LeaseHeld extends LeaseException {
   }
 
   /**
-   * Returns the TTL of the observing manager.
+   * Returns the TTL after which this observer would take the lease over: the longer of its own TTL
+   * and the one the holder promised in the record.
    *
    * @return the TTL
    */

@@ -19,7 +19,18 @@ public final class LeaseLost extends LeaseException {
     /** The record names another holder or generation: another process took the lease over. */
     TAKEN_OVER,
     /** The holder could not renew within the TTL, so another process may take the lease over. */
-    EXPIRED
+    EXPIRED,
+    /**
+     * The store the lease was written to was deleted, replaced or emptied, or the lease's record
+     * vanished from it: another process may already hold the key in a new store.
+     */
+    STORE_LOST,
+    /**
+     * The repository's per-key fence was lost while fenced work ran (a database connection that
+     * dropped): the work was ended and the lease given up, since nothing excludes a successor any
+     * more.
+     */
+    FENCE_LOST
   }
 
   private final String key;
@@ -81,6 +92,14 @@ public final class LeaseLost extends LeaseException {
                     + ", "
                     + current.holder().process()
                     + ")");
+      case STORE_LOST:
+        return head
+            + " was lost with its store"
+            + (cause == null ? ": its record vanished" : ": " + cause.getMessage());
+      case FENCE_LOST:
+        return head
+            + " was given up: its fence was lost while fenced work ran"
+            + (cause == null ? "" : " (" + cause.getMessage() + ")");
       case EXPIRED:
       default:
         return head

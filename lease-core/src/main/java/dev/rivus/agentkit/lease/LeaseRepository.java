@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -8,22 +9,41 @@ import java.util.Optional;
  * Adapters: {@code MemoryLeaseRepository}, {@code FileLeaseRepository}, and the SQLite and JDBC
  * modules.
  *
- * <p>Every implementation passes the shared contract suite ({@code LeaseRepositoryContract} in
- * {@code lease-testkit}) and is safe to call from many threads at once. Keys are arbitrary strings
- * (see {@link LeaseKeys}); an adapter never lets a key escape its storage. Expected failures are
- * {@link RevisionConflict} and {@link LeaseRepositoryFailure}; nothing else escapes for an expected
- * condition.
+ * <p>What every implementation promises, checked by the shared contract suite ({@code
+ * LeaseRepositoryContract} in {@code lease-testkit}):
+ *
+ * <ul>
+ *   <li><b>Compare and set.</b> A {@link #save} writes only over the revision it expects; two
+ *       writers of one revision never both succeed, in one process or many.
+ *   <li><b>Revisions never repeat</b> for a key, also across pruning: a writer whose read predates
+ *       a prune can never match a record created after it.
+ *   <li><b>Durability by intent.</b> A write that raises the generation ({@link
+ *       LeaseWrite.Intent#ACQUIRE}) is durable before {@code save} returns.
+ *   <li><b>Identity.</b> A repository knows its store by what the system says it is, not by its
+ *       name: a store reached through another name (a symlink) is the same store with one fence; a
+ *       store deleted, replaced or emptied under the repository fails every later call with {@link
+ *       StoreLost}, so its holders give their leases up at once.
+ *   <li><b>Keys.</b> Keys are arbitrary strings (see {@link LeaseKeys}); an adapter never lets a
+ *       key escape its storage.
+ *   <li><b>Failures.</b> Expected failures are {@link RevisionConflict} and {@link
+ *       LeaseRepositoryFailure} (with its subtype {@link StoreLost}); nothing else escapes for an
+ *       expected condition.
+ * </ul>
+ *
+ * <p>Implementations are safe to call from many threads at once.
  */
 public interface LeaseRepository extends AutoCloseable {
 
   /**
    * Loads the stored record of a key.
    *
-   * <p>A repository that pruned the key's tombstone may return a floor: a released snapshot with
-   * revision {@code 0} whose generation the next acquisition must exceed.
+   * <p>A repository that pruned the key's tombstone returns a floor instead ({@link
+   * LeaseSnapshot#isFloor()}): no record, only the generation and revision its next record must
+   * exceed.
    *
    * @param key the lease key
-   * @return the stored snapshot, or empty when the key was never stored
+   * @return the stored snapshot or floor, or empty when the key has no record and no floor
+   * @throws StoreLost if the store is no longer the one this repository opened
    * @throws LeaseRepositoryFailure if the storage cannot be read or holds a corrupt record
    * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}
    */
@@ -34,25 +54,53 @@ public interface LeaseRepository extends AutoCloseable {
    * it reads the whole store. Floors left by pruning are not listed.
    *
    * @return every stored snapshot, in no particular order
+   * @throws StoreLost if the store is no longer the one this repository opened
    * @throws LeaseRepositoryFailure if the storage cannot be read or holds a corrupt record
    */
   List<LeaseSnapshot> loadAll();
 
   /**
-   * Writes {@code snapshot} over the stored record only if that record's revision is {@code
-   * expectedRevision} ({@code 0} meaning "no record"). The comparison and the write are one atomic
-   * step with respect to every other writer of the same storage, in this process or another. A
-   * write that raises the generation is durable when this method returns.
+   * Writes {@code write.snapshot()} over the stored record only if that record's revision is {@code
+   * write.expectedRevision()} ({@code 0} meaning "no record", a floor's revision meaning "the
+   * pruned key"). The comparison and the write are one atomic step with respect to every other
+   * writer of the same storage, in this process or another. A write that raises the generation is
+   * durable when this method returns.
    *
-   * @param key the lease key; must equal {@code snapshot.key()}
-   * @param snapshot the new record, whose revision is higher than {@code expectedRevision}
-   * @param expectedRevision the revision this writer last saw
-   * @throws RevisionConflict if another writer moved the record first; nothing was written
-   * @throws LeaseRepositoryFailure if the storage cannot be written within the repository's budget
-   * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys} or does not
-   *     match the snapshot
+   * @param write the record, the revision it replaces, and what the write is
+   * @throws RevisionConflict if the stored revision is another one; nothing was written
+   * @throws StoreLost if the store is no longer the one this repository opened; nothing was written
+   * @throws LeaseRepositoryFailure if the storage cannot be written within the repository's budget;
+   *     the write may or may not have landed (an answer can be lost)
    */
-  void save(String key, LeaseSnapshot snapshot, long expectedRevision);
+  void save(LeaseWrite write);
+
+  /**
+   * Saves a batch of writes, each compared and written as by {@link #save}, and tells what became
+   * of each. The manager renews all the leases it holds with one call per heartbeat round. Adapters
+   * that can write many records in one transaction or statement override this; the default saves
+   * one by one. Each write succeeds or fails on its own: a conflict on one key never stops the
+   * others.
+   *
+   * @param writes the writes, at most one per key (a second write of a key would conflict)
+   * @return one outcome per write, in the order of {@code writes}
+   * @throws StoreLost if the store is no longer the one this repository opened; nothing was written
+   * @throws LeaseRepositoryFailure if the storage failed for the whole batch; any of the writes may
+   *     or may not have landed
+   */
+  default List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+    List<SaveOutcome> outcomes = new ArrayList<>(writes.size());
+    for (LeaseWrite write : writes) {
+      try {
+        save(write);
+        outcomes.add(SaveOutcome.saved(write));
+      } catch (StoreLost lost) {
+        throw lost; // every later write would meet the same store
+      } catch (RevisionConflict | LeaseRepositoryFailure failure) {
+        outcomes.add(SaveOutcome.failed(write, failure));
+      }
+    }
+    return outcomes;
+  }
 
   /**
    * Takes the key's fence: a lock, distinct from whatever guards {@link #save}, that at most one
@@ -61,11 +109,14 @@ public interface LeaseRepository extends AutoCloseable {
    * never blocks a save, so holders keep renewing while others wait or work.
    *
    * <p>The wait ends early when the calling thread is interrupted. If the holding process dies, the
-   * storage (or the operating system) releases the fence.
+   * storage (or the operating system) releases the fence. A fence can also be lost while held (a
+   * database lock dies with its connection): {@link Fence#isHeld()} then says so, and the manager
+   * ends the fenced work as on the loss of the lease.
    *
    * @param key the lease key
    * @return the held fence; close it to release, from any thread
    * @throws InterruptedException if the calling thread was interrupted while waiting
+   * @throws StoreLost if the store is no longer the one this repository opened
    * @throws LeaseRepositoryFailure if the fence cannot be taken for a reason other than contention
    */
   Fence lockFence(String key) throws InterruptedException;
@@ -77,8 +128,22 @@ public interface LeaseRepository extends AutoCloseable {
   @Override
   default void close() {}
 
-  /** A held per-key fence. Closing it releases the fence; closing it again does nothing. */
+  /**
+   * A held per-key fence. Closing it releases the fence; closing it again does nothing.
+   * Thread-safe.
+   */
   interface Fence extends AutoCloseable {
+
+    /**
+     * Tells whether the fence is still held: {@code false} once closed, or once the storage lost it
+     * (a database connection that dropped, a lock file deleted or replaced under it). It may ask
+     * the storage, so it may block briefly: the manager calls it once per heartbeat round while
+     * fenced work runs, from its repository thread, never from its timer.
+     *
+     * @return {@code true} while the fence still excludes every other holder
+     */
+    boolean isHeld();
+
     /** Releases the fence. */
     @Override
     void close();

@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The repository could not do what was asked: storage unreachable, busy beyond its wait budget,
  * corrupt, read-only, full. The message says what happened and where; the cause is the underlying
- * exception when there is one.
+ * exception when there is one. {@link StoreLost} is the case where the store itself is gone.
  */
-public final class LeaseRepositoryFailure extends LeaseException {
+public sealed class LeaseRepositoryFailure extends LeaseException permits StoreLost {
 
   private static final long serialVersionUID = 1L;
 

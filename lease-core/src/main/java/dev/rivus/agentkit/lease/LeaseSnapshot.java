@@ -1,22 +1,30 @@
 package dev.rivus.agentkit.lease;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * One stored revision of a lease record, as a repository loads and saves it. Immutable.
  *
  * <p>{@code generation} is the fencing token: it rises by one on every acquisition and never goes
- * back. {@code revision} rises by one on every write (acquisition, renewal, release) and is what
- * {@link LeaseRepository#save} compares. {@code updatedAt} is the writer's wall-clock time, kept
- * for people to read; expiry is never decided from it.
+ * back. {@code revision} rises on every write (acquisition, renewal, release) and is what {@link
+ * LeaseRepository#save} compares; it never repeats for a key, also across pruning. {@code ttl} is
+ * the TTL its holder promised, as a duration: an observer waits for the longer of its own TTL and
+ * this one, counted on its own monotonic clock. {@code updatedAt} is the writer's wall-clock time,
+ * kept for people to read; expiry is never decided from it.
+ *
+ * <p>A record's writes are made from it: {@link #renewal}, {@link #release}, {@link #acquisition},
+ * and {@link #firstAcquisition} for a key that has no record.
  *
  * @param key the lease key
- * @param generation the fencing token of the current or last holder; {@code 0} only for a floor
- *     left by pruning
- * @param revision the revision of this record; {@code 0} only for a floor left by pruning (no
- *     record)
- * @param state held, or released (a tombstone)
+ * @param generation the fencing token of the current or last holder
+ * @param revision the revision of this record, at least 1
+ * @param state held, released (a tombstone), or pruned (a floor, see {@link #floor})
  * @param holder the current holder, or for a tombstone the last one
+ * @param ttl the TTL the holder promised to renew within; a record written before TTLs were
+ *     recorded is read with {@link LeaseConfig#MAX_DURATION}, the longest any holder could have
+ *     promised
  * @param updatedAt the writer's wall-clock time of this revision, informational only
  */
 public record LeaseSnapshot(
@@ -25,7 +33,15 @@ public record LeaseSnapshot(
     long revision,
     LeaseState state,
     HolderIdentity holder,
+    Duration ttl,
     Instant updatedAt) {
+
+  /**
+   * The holder named by a floor: the real last holder was pruned with its record. A floor is not
+   * held, so no one judges this holder's liveness.
+   */
+  private static final HolderIdentity PRUNED_HOLDER =
+      new HolderIdentity(new ProcessIdentity("(pruned)", null, null, 1, null), "(pruned)");
 
   /**
    * Validates the components.
@@ -35,20 +51,49 @@ public record LeaseSnapshot(
    * @param revision see the class description
    * @param state see the class description
    * @param holder see the class description
+   * @param ttl see the class description
    * @param updatedAt see the class description
-   * @throws IllegalArgumentException if a component is null or a number is negative
+   * @throws IllegalArgumentException if the key is invalid, a number is not positive, or the TTL is
+   *     not positive
+   * @throws NullPointerException if a component is null
    */
   public LeaseSnapshot {
     LeaseKeys.requireValid(key);
-    if (generation < 0) {
-      throw new IllegalArgumentException("generation must not be negative, was " + generation);
+    if (generation < 1) {
+      throw new IllegalArgumentException("generation must be positive, was " + generation);
     }
-    if (revision < 0) {
-      throw new IllegalArgumentException("revision must not be negative, was " + revision);
+    if (revision < 1) {
+      throw new IllegalArgumentException("revision must be positive, was " + revision);
     }
-    if (state == null || holder == null || updatedAt == null) {
-      throw new IllegalArgumentException("state, holder and updatedAt must not be null");
+    java.util.Objects.requireNonNull(state, "state");
+    java.util.Objects.requireNonNull(holder, "holder");
+    java.util.Objects.requireNonNull(ttl, "ttl");
+    java.util.Objects.requireNonNull(updatedAt, "updatedAt");
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
+  }
+
+  /**
+   * Returns the floor a repository loads for a key whose tombstone it pruned: no record, only the
+   * generation and revision that the key's next record must exceed. An acquisition is written over
+   * it with {@link #acquisition}, expecting its revision.
+   *
+   * @param key the lease key
+   * @param generation the highest generation the key may have had
+   * @param revision the highest revision the key may have had
+   * @param prunedAt when the floor was last raised, informational only
+   * @return the floor, in state {@link LeaseState#PRUNED}
+   */
+  public static LeaseSnapshot floor(String key, long generation, long revision, Instant prunedAt) {
+    return new LeaseSnapshot(
+        key,
+        generation,
+        revision,
+        LeaseState.PRUNED,
+        PRUNED_HOLDER,
+        LeaseConfig.MAX_DURATION,
+        prunedAt);
   }
 
   /**
@@ -61,46 +106,109 @@ public record LeaseSnapshot(
   }
 
   /**
-   * Returns the next revision of this record with the same generation and holder: a renewal.
+   * Tells whether this is a floor left by pruning rather than a record.
    *
-   * @param now the writer's wall-clock time
-   * @return the renewed snapshot, one revision higher
+   * @return {@code true} for {@link LeaseState#PRUNED}
    */
-  public LeaseSnapshot renewed(Instant now) {
-    return new LeaseSnapshot(key, generation, revision + 1, state, holder, now);
+  public boolean isFloor() {
+    return state == LeaseState.PRUNED;
   }
 
   /**
-   * Returns the next revision of this record marked released: the tombstone.
+   * Returns the renewal of this held record: the next revision, same generation, holder and TTL.
    *
    * @param now the writer's wall-clock time
-   * @return the tombstone, one revision higher, with the same generation
+   * @return the write, expecting this revision
+   * @throws IllegalStateException if the record is not held
    */
-  public LeaseSnapshot released(Instant now) {
-    return new LeaseSnapshot(key, generation, revision + 1, LeaseState.RELEASED, holder, now);
+  public LeaseWrite renewal(Instant now) {
+    requireHeld("renewed");
+    return new LeaseWrite(
+        LeaseWrite.Intent.RENEW,
+        new LeaseSnapshot(key, generation, revision + 1, state, holder, ttl, now),
+        revision);
   }
 
   /**
-   * Returns the record that a new acquisition writes over this one: generation and revision one
-   * higher.
+   * Returns the release of this held record: the tombstone, one revision higher, with the same
+   * generation, so the next holder gets a higher one.
+   *
+   * @param now the writer's wall-clock time
+   * @return the write, expecting this revision
+   * @throws IllegalStateException if the record is not held
+   */
+  public LeaseWrite release(Instant now) {
+    requireHeld("released");
+    return new LeaseWrite(
+        LeaseWrite.Intent.RELEASE,
+        new LeaseSnapshot(key, generation, revision + 1, LeaseState.RELEASED, holder, ttl, now),
+        revision);
+  }
+
+  /**
+   * Returns the acquisition written over this record (held by a holder taken over, released, or a
+   * floor): generation and revision one higher.
    *
    * @param newHolder the acquiring holder
+   * @param newTtl the TTL the acquiring holder promises
    * @param now the writer's wall-clock time
-   * @return the acquired snapshot
+   * @return the write, expecting this revision
    */
-  public LeaseSnapshot acquiredBy(HolderIdentity newHolder, Instant now) {
-    return new LeaseSnapshot(key, generation + 1, revision + 1, LeaseState.HELD, newHolder, now);
+  public LeaseWrite acquisition(HolderIdentity newHolder, Duration newTtl, Instant now) {
+    return new LeaseWrite(
+        LeaseWrite.Intent.ACQUIRE,
+        new LeaseSnapshot(
+            key, generation + 1, revision + 1, LeaseState.HELD, newHolder, newTtl, now),
+        revision);
   }
 
   /**
-   * Returns the first record of a key never stored before: generation 1, revision 1.
+   * Returns the acquisition of a key that has no record: revision 1 and the generation {@link
+   * #firstGeneration(Instant)} gives, expecting no record (revision 0).
    *
    * @param key the lease key
    * @param holder the acquiring holder
+   * @param ttl the TTL the holder promises
    * @param now the writer's wall-clock time
-   * @return the first snapshot of the key
+   * @return the write
    */
-  public static LeaseSnapshot first(String key, HolderIdentity holder, Instant now) {
-    return new LeaseSnapshot(key, 1, 1, LeaseState.HELD, holder, now);
+  public static LeaseWrite firstAcquisition(
+      String key, HolderIdentity holder, Duration ttl, Instant now) {
+    return new LeaseWrite(
+        LeaseWrite.Intent.ACQUIRE,
+        new LeaseSnapshot(key, firstGeneration(now), 1, LeaseState.HELD, holder, ttl, now),
+        0);
+  }
+
+  /**
+   * The generation of a key's first record: the wall clock in microseconds since the epoch. A key
+   * whose record was lost with its store (a database deleted, a directory emptied) therefore starts
+   * again above every generation it had before, as long as it had fewer acquisitions than
+   * microseconds passed and the wall clock was not set back; later acquisitions add one each.
+   * Microseconds keep the number exact in a JavaScript number until the year 2255.
+   *
+   * @param now the writer's wall-clock time
+   * @return the first generation, at least 1
+   */
+  public static long firstGeneration(Instant now) {
+    long micros;
+    try {
+      micros = ChronoUnit.MICROS.between(Instant.EPOCH, now);
+    } catch (ArithmeticException farFuture) {
+      micros = Long.MAX_VALUE / 2;
+    }
+    return Math.max(1, micros);
+  }
+
+  private void requireHeld(String verb) {
+    if (!isHeld()) {
+      throw new IllegalStateException(
+          "lease '"
+              + key
+              + "' is "
+              + state.name().toLowerCase(java.util.Locale.ROOT)
+              + ", so it cannot be "
+              + verb);
+    }
   }
 }

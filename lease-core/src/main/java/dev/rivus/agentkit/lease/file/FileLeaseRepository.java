@@ -4,6 +4,7 @@ import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -163,27 +165,20 @@ public final class FileLeaseRepository implements LeaseRepository {
    *
    * <p>Waits at most {@link Options#writeLockWait()} for the key's write lock. An interrupt of the
    * waiting thread ends the wait with a {@link LeaseRepositoryFailure}, and the thread's interrupt
-   * flag is set again.
+   * flag is set again. Every write is synced (file and directory), whatever its intent: a rename
+   * cannot be made durable later in bulk, as a database's log can.
    *
    * @throws LeaseRepositoryFailure if the write lock was not had within the budget, the stored
    *     record is corrupt, or the file cannot be written (read-only, full, no permission); the
    *     message names the file
    */
   @Override
-  public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-    LeaseKeys.requireValid(key);
-    if (snapshot == null || !key.equals(snapshot.key())) {
-      throw new IllegalArgumentException(
-          "key '"
-              + key
-              + "' does not match the snapshot's key '"
-              + (snapshot == null ? null : snapshot.key())
-              + "'");
-    }
+  public void save(LeaseWrite write) {
+    String key = Objects.requireNonNull(write, "write").key();
     RecordNames names = new RecordNames(directory, key);
     FileRangeLock.Held writeLock = writeLock(key, names);
     try {
-      compareAndWrite(key, names, snapshot, expectedRevision);
+      compareAndWrite(key, names, write.snapshot(), write.expectedRevision());
     } finally {
       writeLock.close();
     }
@@ -230,7 +225,17 @@ public final class FileLeaseRepository implements LeaseRepository {
       throw new LeaseRepositoryFailure(
           key, "cannot take the fence of lease '" + key + "': " + e.getMessage(), e);
     }
-    return held::close;
+    return new Fence() {
+      @Override
+      public boolean isHeld() {
+        return held.isHeld();
+      }
+
+      @Override
+      public void close() {
+        held.close();
+      }
+    };
   }
 
   private FileRangeLock.Held writeLock(String key, RecordNames names) {

@@ -9,12 +9,14 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rivus.agentkit.lease.HolderIdentity;
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import org.jspecify.annotations.Nullable;
@@ -26,16 +28,24 @@ import org.jspecify.annotations.Nullable;
  * generation is never guessed or reset. Thread-safe.
  *
  * <pre>{@code
- * {"format":1, "key":"task:42", "generation":3, "revision":17, "state":"HELD",
+ * {"format":2, "key":"task:42", "generation":3, "revision":17, "state":"HELD",
  *  "holder":{"process":{"host":"build-7", "bootId":"…", "pidNamespace":"pid:[4026531836]",
  *                       "pid":4121, "processStart":"983345"}, "handleId":"…"},
- *  "updatedAt":"2025-01-31T10:15:30.123Z"}
+ *  "ttl":"PT1M", "updatedAt":"2025-01-31T10:15:30.123Z"}
  * }</pre>
+ *
+ * <p>Format 2 added {@code ttl}, the TTL the holder promised (an ISO-8601 duration). A format 1
+ * record, written before TTLs were recorded, is read with the longest TTL a holder may promise
+ * ({@link LeaseConfig#MAX_DURATION}): its observers wait for its holder to be seen gone rather than
+ * guess a TTL shorter than the one it renews within.
  */
 final class RecordCodec {
 
   /** The record format this version writes, and the newest it reads. */
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
+
+  /** The first format that records the holder's TTL. */
+  private static final int FIRST_FORMAT_WITH_TTL = 2;
 
   private final JsonMapper mapper =
       JsonMapper.builder()
@@ -62,6 +72,7 @@ final class RecordCodec {
     processNode.put("pid", process.pid());
     processNode.put("processStart", process.processStart());
     holder.put("handleId", snapshot.holder().handleId());
+    root.put("ttl", snapshot.ttl().toString());
     root.put("updatedAt", snapshot.updatedAt().toString());
     try {
       return writer.writeValueAsBytes(root);
@@ -120,7 +131,7 @@ final class RecordCodec {
     if (format < 1) {
       throw reader.corrupt("'format' must be 1 or more, was " + format, null);
     }
-    return reader.snapshot(root);
+    return reader.snapshot(root, format >= FIRST_FORMAT_WITH_TTL);
   }
 
   /** Reads the fields of one record file, naming the file and the field in every complaint. */
@@ -133,7 +144,7 @@ final class RecordCodec {
       this.file = file;
     }
 
-    LeaseSnapshot snapshot(JsonNode root) {
+    LeaseSnapshot snapshot(JsonNode root, boolean hasTtl) {
       String storedKey = text(root, "key");
       if (!storedKey.equals(key)) {
         throw new LeaseRepositoryFailure(
@@ -163,6 +174,7 @@ final class RecordCodec {
                     number(process, "pid"),
                     optionalText(process, "processStart")),
                 text(holder, "handleId")),
+            hasTtl ? ttl(root) : LeaseConfig.MAX_DURATION,
             instant(root));
       } catch (IllegalArgumentException e) {
         throw corrupt(e.getMessage(), e);
@@ -176,6 +188,20 @@ final class RecordCodec {
       } catch (IllegalArgumentException e) {
         throw corrupt("'state' must be HELD or RELEASED, was '" + state + "'", e);
       }
+    }
+
+    private Duration ttl(JsonNode root) {
+      String ttl = text(root, "ttl");
+      Duration parsed;
+      try {
+        parsed = Duration.parse(ttl);
+      } catch (DateTimeParseException e) {
+        throw corrupt("'ttl' is not an ISO-8601 duration: '" + ttl + "'", e);
+      }
+      if (parsed.isNegative() || parsed.isZero()) {
+        throw corrupt("'ttl' must be positive, was '" + ttl + "'", null);
+      }
+      return parsed;
     }
 
     private Instant instant(JsonNode root) {

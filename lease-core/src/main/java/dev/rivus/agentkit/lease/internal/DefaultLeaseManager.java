@@ -3,21 +3,25 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
-import dev.rivus.agentkit.lease.LeaseException;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
+import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.Liveness;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.Platform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -25,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The lease manager: acquisition and takeover decisions; each held lease renews itself. */
+/** The lease manager: acquisition and takeover decisions; its {@link Renewer} keeps leases held. */
 public final class DefaultLeaseManager implements LeaseManager {
 
   /**
@@ -36,7 +40,7 @@ public final class DefaultLeaseManager implements LeaseManager {
   private static final Duration MAX_POLL = Duration.ofMillis(200);
 
   private final LeaseRepository repository;
-  private final LeaseConfig config;
+  private final Timing timing;
   private final Platform platform;
   private final LeaseScheduler scheduler;
   private final ProcessIdentity self;
@@ -44,6 +48,9 @@ public final class DefaultLeaseManager implements LeaseManager {
   private final AtomicLong handles = new AtomicLong();
   private final Observations observations;
   private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
+  private final Warnings warnings;
+  private final Releases releases;
+  private final Renewer renewer;
   private volatile boolean closed;
 
   /**
@@ -52,42 +59,28 @@ public final class DefaultLeaseManager implements LeaseManager {
    * @param repository where records live
    * @param config TTL and heartbeat
    * @param platform clocks, scheduler and process facts
+   * @throws NullPointerException if an argument is null
    */
   public DefaultLeaseManager(LeaseRepository repository, LeaseConfig config, Platform platform) {
-    if (repository == null || config == null || platform == null) {
-      throw new IllegalArgumentException("repository, config and platform must not be null");
-    }
-    this.repository = repository;
-    this.config = config;
-    this.platform = platform;
+    this.repository = Objects.requireNonNull(repository, "repository");
+    this.timing = new Timing(Objects.requireNonNull(config, "config"));
+    this.platform = Objects.requireNonNull(platform, "platform");
     this.self = platform.currentProcess();
-    this.observations = new Observations(platform::nanoTime);
+    this.observations = new Observations(platform::nanoTime, config.ttl());
     this.scheduler = platform.newScheduler("lease-" + managerId);
+    this.warnings = new Warnings(scheduler);
+    this.releases = new Releases(this);
+    this.renewer = new Renewer(this);
   }
 
   @Override
   public Lease acquire(String key) {
     LeaseKeys.requireValid(key);
-    for (int race = 0; race < MAX_RACES; race++) {
-      requireOpen();
-      Optional<LeaseSnapshot> stored = repository.load(key);
-      HolderIdentity holder = new HolderIdentity(self, managerId + "-" + handles.incrementAndGet());
-      LeaseSnapshot next = nextRecord(key, stored, holder);
-      long start = platform.nanoTime();
-      try {
-        repository.save(key, next, stored.map(LeaseSnapshot::revision).orElse(0L));
-      } catch (RevisionConflict lostRace) {
-        continue; // another writer moved first: read again and judge again
-      } catch (LeaseRepositoryFailure failure) {
-        releaseIfWritten(next, failure);
-        throw failure;
-      }
-      return hold(next, start);
+    try {
+      return attempt(key);
+    } catch (TooSlow slow) {
+      throw slow.failure;
     }
-    throw new LeaseRepositoryFailure(
-        key,
-        "lease '" + key + "': lost " + MAX_RACES + " revision races in a row; giving up",
-        null);
   }
 
   @Override
@@ -102,13 +95,19 @@ public final class DefaultLeaseManager implements LeaseManager {
         throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
       }
       try {
-        return acquire(key);
+        return attempt(key);
       } catch (LeaseHeld held) {
         Duration remaining = maxWait.minusNanos(platform.nanoTime() - start);
         if (remaining.isNegative() || remaining.isZero()) {
           throw held;
         }
-        platform.sleep(pause(held, remaining));
+        platform.sleep(pause(remaining, held.ttl().minus(held.observedUnchanged())));
+      } catch (TooSlow slow) {
+        Duration remaining = maxWait.minusNanos(platform.nanoTime() - start);
+        if (remaining.isNegative() || remaining.isZero()) {
+          throw slow.failure;
+        }
+        platform.sleep(pause(remaining, remaining));
       }
     }
   }
@@ -116,56 +115,86 @@ public final class DefaultLeaseManager implements LeaseManager {
   /**
    * How long to wait before looking again: soon enough to notice a release or the TTL running out.
    */
-  private Duration pause(LeaseHeld held, Duration remaining) {
-    Duration poll = min(config.heartbeat().dividedBy(2), MAX_POLL);
+  private Duration pause(Duration remaining, Duration untilTtl) {
+    Duration poll = min(timing.config().heartbeat().dividedBy(2), MAX_POLL);
     long jittered = (long) (poll.toNanos() * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
     Duration pause = min(Duration.ofNanos(Math.max(1, jittered)), remaining);
-    Duration untilTtl = config.ttl().minus(held.observedUnchanged());
     return untilTtl.isNegative() || untilTtl.isZero() ? pause : min(pause, untilTtl);
   }
 
-  /** The record this acquisition writes, or {@link LeaseHeld} if a live holder keeps the lease. */
-  private LeaseSnapshot nextRecord(
-      String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
+  /** One acquisition: read, judge, write; retried only when another writer won a race. */
+  private Lease attempt(String key) {
+    for (int race = 0; race < MAX_RACES; race++) {
+      requireOpen();
+      Optional<LeaseSnapshot> stored = repository.load(key);
+      HolderIdentity holder = new HolderIdentity(self, managerId + "-" + handles.incrementAndGet());
+      LeaseWrite write = nextRecord(key, stored, holder);
+      long start = platform.nanoTime();
+      try {
+        repository.save(write);
+      } catch (RevisionConflict lostRace) {
+        continue; // another writer moved first: read again and judge again
+      } catch (StoreLost lost) {
+        throw lost;
+      } catch (LeaseRepositoryFailure failure) {
+        releases.releaseIfWritten(write, failure);
+        throw failure;
+      }
+      long elapsed = platform.nanoTime() - start;
+      if (!timing.leavesRoomForRenewal(elapsed)) {
+        // A write that took most of the TTL would hand out a lease that is lost moments later.
+        releases.releaseQuietly(write.snapshot());
+        throw new TooSlow(tooSlow(key, elapsed));
+      }
+      return hold(write.snapshot(), start);
+    }
+    throw new LeaseRepositoryFailure(
+        key,
+        "lease '" + key + "': lost " + MAX_RACES + " revision races in a row; giving up",
+        null);
+  }
+
+  private LeaseRepositoryFailure tooSlow(String key, long elapsedNanos) {
+    return new LeaseRepositoryFailure(
+        key,
+        String.format(
+            Locale.ROOT,
+            "acquiring lease '%s' took %.3f s of its %.3f s TTL, too little was left for its first"
+                + " renewal, so it was released again; the repository is too slow for this TTL",
+            key,
+            elapsedNanos / 1e9,
+            timing.config().ttl().toNanos() / 1e9),
+        null);
+  }
+
+  /** The write this acquisition makes, or {@link LeaseHeld} if a live holder keeps the lease. */
+  private LeaseWrite nextRecord(String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
+    Duration ttl = timing.config().ttl();
     if (stored.isEmpty()) {
-      return LeaseSnapshot.first(key, holder, platform.now());
+      return LeaseSnapshot.firstAcquisition(key, holder, ttl, platform.now());
     }
     LeaseSnapshot current = stored.get();
     if (current.isHeld()) {
+      // Parties on one key may be configured differently: wait for the longer promise.
+      Duration effectiveTtl = max(ttl, current.ttl());
       Liveness liveness = platform.liveness(current.holder().process());
-      Duration unchanged = observations.observe(current);
-      if (liveness != Liveness.GONE && unchanged.compareTo(config.ttl()) < 0) {
-        throw new LeaseHeld(current, unchanged, config.ttl(), liveness);
+      Duration unchanged = observations.observe(current, effectiveTtl);
+      if (liveness != Liveness.GONE && unchanged.compareTo(effectiveTtl) < 0) {
+        throw new LeaseHeld(current, unchanged, effectiveTtl, liveness);
       }
     }
-    return current.acquiredBy(holder, platform.now());
-  }
-
-  /**
-   * A save reported as failed may still have landed (a write whose directory sync failed, a commit
-   * whose answer was lost): then a record names a handle nobody holds, and everyone, this manager
-   * included, would wait a TTL for it. Release it at once if so; best effort, never throws.
-   */
-  private void releaseIfWritten(LeaseSnapshot attempted, LeaseRepositoryFailure failure) {
-    try {
-      Optional<LeaseSnapshot> stored = repository.load(attempted.key());
-      if (stored.isPresent() && stored.get().equals(attempted)) {
-        repository.save(attempted.key(), attempted.released(platform.now()), attempted.revision());
-      }
-    } catch (LeaseException stillFailing) {
-      failure.addSuppressed(stillFailing);
-    }
+    observations.forget(key);
+    return current.acquisition(holder, ttl, platform.now());
   }
 
   private Lease hold(LeaseSnapshot acquired, long startNanos) {
-    observations.forget(acquired.key());
-    ManagedLease lease = new ManagedLease(this, repository, platform, scheduler, acquired);
+    ManagedLease lease = new ManagedLease(this, acquired, startNanos);
     synchronized (this) {
       // close() marks the manager closed under this monitor: either it sees this lease, or we see
       // it closed and release what we just wrote.
       if (!closed) {
         held.add(lease);
-        lease.startHeartbeat(startNanos);
+        renewer.added(lease);
         return lease;
       }
     }
@@ -177,9 +206,45 @@ public final class DefaultLeaseManager implements LeaseManager {
     held.remove(lease);
   }
 
+  /** The store is gone: every lease held through it is lost, at once. */
+  void storeLost(StoreLost lost) {
+    for (ManagedLease lease : held) {
+      lease.lose(LeaseLost.Reason.STORE_LOST, null, lost);
+    }
+  }
+
+  /** Releases a closed lease's record if it is still ours; waits for it, never throws. */
+  void release(ManagedLease lease) {
+    releases.release(lease);
+  }
+
+  Set<ManagedLease> held() {
+    return held;
+  }
+
+  LeaseRepository repository() {
+    return repository;
+  }
+
+  Platform platform() {
+    return platform;
+  }
+
+  LeaseScheduler scheduler() {
+    return scheduler;
+  }
+
+  Timing timing() {
+    return timing;
+  }
+
+  Warnings warnings() {
+    return warnings;
+  }
+
   @Override
   public LeaseConfig config() {
-    return config;
+    return timing.config();
   }
 
   @Override
@@ -192,9 +257,8 @@ public final class DefaultLeaseManager implements LeaseManager {
       closed = true;
       open = new ArrayList<>(held);
     }
-    for (ManagedLease lease : open) {
-      lease.close();
-    }
+    renewer.close();
+    releases.closeAll(open);
     scheduler.close();
   }
 
@@ -208,8 +272,23 @@ public final class DefaultLeaseManager implements LeaseManager {
     return a.compareTo(b) <= 0 ? a : b;
   }
 
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
   @Override
   public String toString() {
-    return "LeaseManager[" + managerId + ", " + held.size() + " held, " + config + "]";
+    return "LeaseManager[" + managerId + ", " + held.size() + " held, " + timing.config() + "]";
+  }
+
+  /** An acquisition whose write took too much of the TTL; a waiting acquire tries again. */
+  private static final class TooSlow extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient LeaseRepositoryFailure failure;
+
+    TooSlow(LeaseRepositoryFailure failure) {
+      super(null, null, false, false);
+      this.failure = failure;
+    }
   }
 }

@@ -5,21 +5,30 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
+import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs work under one lease: under the key's fence after re-reading the record ({@code runFenced}),
- * or simply raced against loss ({@code runUntilLost}). The work runs on the caller's thread.
+ * or simply raced against loss ({@code runUntilLost}). The work runs on the caller's thread. While
+ * fenced work runs, its fence is checked every renewal round: a fence that was lost ends the work
+ * as the loss of the lease does.
  */
 final class FencedRunner {
 
   private final ManagedLease lease;
   private final LeaseRepository repository;
   private final LeaseScheduler scheduler;
-  private final Set<Thread> inFence = ConcurrentHashMap.newKeySet();
+
+  /** The fences held by fenced work now running, by thread; made on first use. */
+  private @Nullable Map<Thread, LeaseRepository.Fence> fences; // guarded by this
 
   FencedRunner(ManagedLease lease, LeaseRepository repository, LeaseScheduler scheduler) {
     this.lease = lease;
@@ -29,35 +38,36 @@ final class FencedRunner {
 
   <T, X extends Exception> T run(FencedWork<T, X> work, boolean interruptible)
       throws X, InterruptedException {
-    requireWork(work);
-    // The fence is not reentrant: fenced work that runs fenced work on its own lease would wait for
-    // itself for ever, renewing all the while.
-    if (!inFence.add(Thread.currentThread())) {
-      throw new IllegalStateException(
-          "runFenced called from fenced work of the same lease '" + lease.key() + "'");
+    Objects.requireNonNull(work, "work");
+    Thread thread = Thread.currentThread();
+    synchronized (this) {
+      // The fence is not reentrant: fenced work that runs fenced work on its own lease would wait
+      // for itself for ever, renewing all the while.
+      if (fences != null && fences.containsKey(thread)) {
+        throw new IllegalStateException(
+            "runFenced called from fenced work of the same lease '" + lease.key() + "'");
+      }
     }
+    WorkCall call = new WorkCall(lease, scheduler, interruptible);
+    join(call);
     try {
-      WorkCall call = new WorkCall(lease, scheduler, interruptible);
-      join(call);
+      LeaseRepository.Fence fence = takeFence(call);
+      register(thread, fence);
       try {
-        LeaseRepository.Fence fence = takeFence(call);
-        try {
-          confirmOwnership(call);
-          return runWork(call, () -> work.run(call));
-        } finally {
-          fence.close();
-        }
+        confirmOwnership(call);
+        return runWork(call, () -> work.run(call));
       } finally {
-        call.finish();
-        lease.signal().leave(call);
+        unregister(thread);
+        fence.close();
       }
     } finally {
-      inFence.remove(Thread.currentThread());
+      call.finish();
+      lease.signal().leave(call);
     }
   }
 
   <T, X extends Exception> T runUnfenced(LeaseWork<T, X> work) throws X, InterruptedException {
-    requireWork(work);
+    Objects.requireNonNull(work, "work");
     WorkCall call = new WorkCall(lease, scheduler, true);
     join(call);
     try {
@@ -69,6 +79,51 @@ final class FencedRunner {
       call.finish();
       lease.signal().leave(call);
     }
+  }
+
+  /**
+   * Asks every fence of running fenced work whether it is still held; a lost one gives the lease
+   * up. Called by the renewal round, on the repository lane.
+   */
+  void checkFences() {
+    List<LeaseRepository.Fence> running;
+    synchronized (this) {
+      if (fences == null || fences.isEmpty()) {
+        return;
+      }
+      running = new ArrayList<>(fences.values());
+    }
+    for (LeaseRepository.Fence fence : running) {
+      boolean held;
+      try {
+        held = fence.isHeld();
+      } catch (RuntimeException failure) {
+        lease.lose(LeaseLost.Reason.FENCE_LOST, null, failure);
+        return;
+      }
+      if (!held && isRegistered(fence)) {
+        lease.lose(LeaseLost.Reason.FENCE_LOST, null, null);
+        return;
+      }
+    }
+  }
+
+  private synchronized void register(Thread thread, LeaseRepository.Fence fence) {
+    if (fences == null) {
+      fences = new IdentityHashMap<>(2);
+    }
+    fences.put(thread, fence);
+  }
+
+  private synchronized void unregister(Thread thread) {
+    if (fences != null) {
+      fences.remove(thread);
+    }
+  }
+
+  /** Whether the fence still guards running work (it was not just released by its work). */
+  private synchronized boolean isRegistered(LeaseRepository.Fence fence) {
+    return fences != null && fences.containsValue(fence);
   }
 
   private void join(WorkCall call) {
@@ -85,6 +140,8 @@ final class FencedRunner {
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
       }
       throw e;
+    } catch (StoreLost lost) {
+      throw storeLost(lost);
     } catch (RuntimeException e) {
       throw lostOr(call, e);
     }
@@ -95,16 +152,28 @@ final class FencedRunner {
     Optional<LeaseSnapshot> stored;
     try {
       stored = repository.load(lease.key());
+    } catch (StoreLost lost) {
+      throw storeLost(lost);
     } catch (RuntimeException e) {
       throw lostOr(call, e);
     }
-    if (stored.isEmpty() || !lease.isOwnRecord(stored.get())) {
-      lease.lose(LeaseLost.Reason.TAKEN_OVER, stored.orElse(null), null);
+    if (stored.isEmpty() || stored.get().isFloor()) {
+      lease.lose(LeaseLost.Reason.STORE_LOST, null, null); // our held record vanished
+      throw lease.lossOrReleased().rethrown();
+    }
+    if (!lease.isOwnRecord(stored.get())) {
+      lease.lose(LeaseLost.Reason.TAKEN_OVER, stored.get(), null);
       throw lease.lossOrReleased().rethrown();
     }
     if (!call.startWork()) {
       throw lease.lossOrReleased().rethrown();
     }
+  }
+
+  private LeaseLost storeLost(StoreLost lost) {
+    lease.lose(LeaseLost.Reason.STORE_LOST, null, lost);
+    lease.manager().storeLost(lost);
+    return lease.lossOrReleased().rethrown();
   }
 
   private <T, X extends Exception> T runWork(WorkCall call, LeaseWork<T, X> work)
@@ -114,6 +183,12 @@ final class FencedRunner {
       result = work.run();
     } catch (InterruptedException e) {
       if (call.interruptedByLoss()) {
+        throw withSuppressed(lease.lossOrReleased().rethrown(), e);
+      }
+      if (lease.signal().isLost()) {
+        // The lease was lost, but its interrupt is not delivered yet: this interrupt came from
+        // elsewhere. Report the loss, and keep that interrupt for the caller.
+        call.keepOutsideInterrupt();
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
       }
       throw e;
@@ -140,11 +215,5 @@ final class FencedRunner {
   private static LeaseLost withSuppressed(LeaseLost lost, Throwable suppressed) {
     lost.addSuppressed(suppressed);
     return lost;
-  }
-
-  private static void requireWork(Object work) {
-    if (work == null) {
-      throw new IllegalArgumentException("work must not be null");
-    }
   }
 }

@@ -4,55 +4,38 @@ import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseLost;
-import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
-import dev.rivus.agentkit.lease.RevisionConflict;
-import dev.rivus.agentkit.lease.platform.LeaseScheduler;
-import dev.rivus.agentkit.lease.platform.Platform;
-import java.lang.System.Logger.Level;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
-/** A held lease: its record as last written, its heartbeat, and its one-way loss signal. */
+/**
+ * A held lease: its record as last written, when its last successful renewal started, and its
+ * one-way loss signal. It has no timer of its own: the manager's {@link Renewer} renews and expires
+ * it with every other lease of the manager.
+ */
 final class ManagedLease implements Lease {
 
-  private static final System.Logger LOG = System.getLogger(ManagedLease.class.getName());
-  private static final int RELEASE_ATTEMPTS = 3;
-
   private final DefaultLeaseManager manager;
-  private final LeaseRepository repository;
-  private final Platform platform;
   private final LossSignal signal;
-  private final Heartbeat heartbeat;
   private final FencedRunner fenced;
-  private final ReentrantLock writeLock = new ReentrantLock();
-  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile LeaseSnapshot current;
 
-  ManagedLease(
-      DefaultLeaseManager manager,
-      LeaseRepository repository,
-      Platform platform,
-      LeaseScheduler scheduler,
-      LeaseSnapshot acquired) {
-    this.manager = manager;
-    this.repository = repository;
-    this.platform = platform;
-    this.current = acquired;
-    this.signal = new LossSignal(scheduler);
-    this.heartbeat =
-        new Heartbeat(
-            this, platform, scheduler, manager.config().ttl(), manager.config().heartbeat());
-    this.fenced = new FencedRunner(this, repository, scheduler);
-  }
+  // Renewal state: written by the acquiring thread before the lease is shared, then by the
+  // renewer's round only; read by the timer.
+  private volatile long renewedAtNanos;
+  private volatile long dueNanos;
+  private volatile @Nullable RuntimeException lastFailure;
 
-  void startHeartbeat(long acquiredAtNanos) {
-    heartbeat.start(acquiredAtNanos);
+  private boolean closed; // guarded by this
+
+  ManagedLease(DefaultLeaseManager manager, LeaseSnapshot acquired, long acquiredAtNanos) {
+    this.manager = manager;
+    this.current = acquired;
+    this.signal = new LossSignal(manager.scheduler());
+    this.fenced = new FencedRunner(this, manager.repository(), manager.scheduler());
+    this.renewedAtNanos = acquiredAtNanos;
+    this.dueNanos = acquiredAtNanos + manager.timing().heartbeatNanos();
   }
 
   @Override
@@ -100,112 +83,58 @@ final class ManagedLease implements Lease {
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    heartbeat.stop();
-    boolean wasHeld = lose(LeaseLost.Reason.RELEASED, null, null);
-    LeaseLost loss = signal.lost();
-    if (wasHeld || (loss != null && loss.reason() == LeaseLost.Reason.EXPIRED)) {
-      release();
+    if (markClosed()) {
+      manager.release(this);
     }
     manager.forget(this);
   }
 
   /**
-   * Writes the tombstone if the record is still ours; never throws. Runs with the thread's
-   * interrupt flag cleared (and set again afterwards): try-with-resources often closes on a thread
-   * whose flag was just restored, or from inside the lease's own interrupted work, and the release
-   * must still happen.
+   * Marks the handle closed and declares the release (interrupting fenced work still running);
+   * returns whether its record should now be released. Only the first call does anything.
    */
-  private void release() {
-    boolean interrupted = Thread.interrupted();
-    try {
-      releaseIfStillOurs();
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+  boolean markClosed() {
+    synchronized (this) {
+      if (closed) {
+        return false;
       }
+      closed = true;
     }
+    boolean wasHeld = lose(LeaseLost.Reason.RELEASED, null, null);
+    return wasHeld || recordMayStillBeOurs();
   }
 
-  private void releaseIfStillOurs() {
-    // A renewal stuck in a hanging repository call holds the write lock; don't wait for it forever.
-    if (!tryWriteLock()) {
-      LOG.log(
-          Level.WARNING,
-          "lease '"
-              + key()
-              + "' generation "
-              + generation()
-              + " was not released: a renewal is still waiting for the repository; it will expire");
-      return;
-    }
-    try {
-      LeaseSnapshot mine = current;
-      for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
-        try {
-          repository.save(key(), mine.released(platform.now()), mine.revision());
-          return;
-        } catch (RevisionConflict conflict) {
-          Optional<LeaseSnapshot> stored = loadQuietly();
-          if (stored.isEmpty() || !isOwnRecord(stored.get())) {
-            return; // taken over meanwhile: nothing of ours to release
-          }
-          mine = stored.get();
-        } catch (RuntimeException failure) {
-          LOG.log(
-              Level.WARNING,
-              "could not release lease '"
-                  + key()
-                  + "' generation "
-                  + generation()
-                  + "; it will expire after the TTL",
-              failure);
-          return;
-        }
-      }
-    } finally {
-      writeLock.unlock();
-    }
+  /**
+   * After an expiry or a lost fence, the record may still name this handle: release it, so others
+   * need not wait out the TTL. After a takeover or a lost store it names someone else or nothing.
+   */
+  private boolean recordMayStillBeOurs() {
+    LeaseLost loss = signal.lost();
+    return loss != null
+        && (loss.reason() == LeaseLost.Reason.EXPIRED
+            || loss.reason() == LeaseLost.Reason.FENCE_LOST);
   }
 
-  private boolean tryWriteLock() {
-    try {
-      // A renewal normally holds it for milliseconds; one that hangs past a heartbeat is stuck.
-      return writeLock.tryLock(manager.config().heartbeat().toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  private Optional<LeaseSnapshot> loadQuietly() {
-    try {
-      return repository.load(key());
-    } catch (RuntimeException failure) {
-      return Optional.empty();
-    }
-  }
-
-  /** Declares the loss once; returns false if the lease was already lost. */
+  /**
+   * Declares the loss once; returns false if the lease was already lost. Only changes state (safe
+   * on the timer): the log line, the interrupts and the {@code lost()} stage go to their lanes.
+   */
   boolean lose(LeaseLost.Reason reason, @Nullable LeaseSnapshot seen, @Nullable Throwable cause) {
-    boolean first = signal.declare(new LeaseLost(key(), generation(), reason, seen, cause));
-    if (first) {
-      heartbeat.stop();
-      if (reason != LeaseLost.Reason.RELEASED) {
-        LOG.log(Level.WARNING, signal.lost().getMessage());
-        manager.forget(this);
-      }
+    LeaseLost loss = new LeaseLost(key(), generation(), reason, seen, cause);
+    boolean first = signal.declare(loss);
+    if (first && reason != LeaseLost.Reason.RELEASED) {
+      manager.warnings().warn(loss.getMessage(), null);
+      manager.forget(this);
     }
     return first;
   }
 
   /** Whether {@code stored} is this handle's own record (same generation, same handle, held). */
   boolean isOwnRecord(LeaseSnapshot stored) {
+    LeaseSnapshot mine = current;
     return stored.isHeld()
-        && stored.generation() == current.generation()
-        && stored.holder().equals(current.holder());
+        && stored.generation() == mine.generation()
+        && stored.holder().equals(mine.holder());
   }
 
   LeaseLost lossOrReleased() {
@@ -215,24 +144,58 @@ final class ManagedLease implements Lease {
         : new LeaseLost(key(), generation(), LeaseLost.Reason.RELEASED, null, null);
   }
 
+  DefaultLeaseManager manager() {
+    return manager;
+  }
+
   LossSignal signal() {
     return signal;
   }
 
-  ReentrantLock writeLock() {
-    return writeLock;
-  }
-
-  LeaseRepository repository() {
-    return repository;
+  FencedRunner fenced() {
+    return fenced;
   }
 
   LeaseSnapshot current() {
     return current;
   }
 
-  void wrote(LeaseSnapshot written) {
+  long renewedAtNanos() {
+    return renewedAtNanos;
+  }
+
+  long dueNanos() {
+    return dueNanos;
+  }
+
+  long deadlineNanos() {
+    return renewedAtNanos + manager.timing().lossAfterNanos();
+  }
+
+  @Nullable RuntimeException lastFailure() {
+    return lastFailure;
+  }
+
+  /** A renewal round wrote {@code written}; its write started at {@code startNanos}. */
+  void renewed(LeaseSnapshot written, long startNanos) {
     current = written;
+    if (startNanos - renewedAtNanos > 0) {
+      renewedAtNanos = startNanos;
+    }
+    dueNanos = startNanos + manager.timing().heartbeatNanos();
+    lastFailure = null;
+  }
+
+  /** The stored record is this handle's own, written by a call whose answer was lost. */
+  void adopt(LeaseSnapshot stored, long retryAtNanos) {
+    current = stored;
+    dueNanos = retryAtNanos;
+  }
+
+  /** A renewal failed; the next round tries again at {@code retryAtNanos}. */
+  void renewalFailed(RuntimeException failure, long retryAtNanos) {
+    lastFailure = failure;
+    dueNanos = retryAtNanos;
   }
 
   @Override

@@ -2,7 +2,7 @@ package dev.rivus.agentkit.lease.internal;
 
 import dev.rivus.agentkit.lease.FenceToken;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
-import java.lang.System.Logger.Level;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,8 +12,6 @@ import java.util.List;
  * no interrupt of ours is left on the thread once the run is over.
  */
 final class WorkCall implements LossSignal.Participant, FenceToken {
-
-  private static final System.Logger LOG = System.getLogger(WorkCall.class.getName());
 
   private enum Phase {
     WAITING,
@@ -30,6 +28,7 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
   private boolean interruptedByUs; // guarded by this
   private boolean alreadyInterrupted; // guarded by this
   private boolean lossSeen; // guarded by this
+  private boolean keepOutsideInterrupt; // guarded by this
   private int actionsRunning; // guarded by this
 
   WorkCall(ManagedLease lease, LeaseScheduler scheduler, boolean interruptible) {
@@ -69,6 +68,15 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
     return true;
   }
 
+  /**
+   * The work met an interrupt from elsewhere after the loss was declared but before it was
+   * delivered; the work's {@code InterruptedException} is reported as the loss, so the interrupt is
+   * set again when the run ends, and the delivery that comes later leaves the thread alone.
+   */
+  synchronized void keepOutsideInterrupt() {
+    keepOutsideInterrupt = true;
+  }
+
   /** Whether an interrupt of the thread came from this call (a loss), not from elsewhere. */
   synchronized boolean interruptedByLoss() {
     return interruptedByUs;
@@ -85,10 +93,10 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
       phase = Phase.DONE;
       cancelActions.clear();
       awaitActions();
-      if (!interruptedByUs) {
+      if (!interruptedByUs && !keepOutsideInterrupt) {
         return;
       }
-      restore = alreadyInterrupted;
+      restore = keepOutsideInterrupt || alreadyInterrupted;
     }
     if (restore) {
       thread.interrupt();
@@ -129,9 +137,7 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
 
   @Override
   public Registration onLoss(Runnable cancelAction) {
-    if (cancelAction == null) {
-      throw new IllegalArgumentException("cancelAction must not be null");
-    }
+    java.util.Objects.requireNonNull(cancelAction, "cancelAction");
     CancelAction action = new CancelAction(cancelAction);
     boolean runNow;
     synchronized (this) {
@@ -155,6 +161,7 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
 
   private void runCancelAction(CancelAction action) {
     scheduler.execute(
+        Lane.INTERRUPTS,
         () -> {
           synchronized (this) {
             // The call may have ended, or the caller removed the action, since the loss.
@@ -167,7 +174,10 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
           try {
             action.task.run();
           } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "cancel action of lease '" + lease.key() + "' failed", e);
+            lease
+                .manager()
+                .warnings()
+                .warn("cancel action of lease '" + lease.key() + "' failed", e);
           } finally {
             synchronized (this) {
               actionsRunning--;

@@ -4,8 +4,11 @@ import dev.rivus.agentkit.lease.Liveness;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -13,9 +16,10 @@ import java.util.Set;
 /**
  * A platform for tests: time moves only when the test says so, and the test decides which processes
  * run. Timer tasks run on the thread that calls {@link #advance(Duration)}; blocking work given to
- * a scheduler's {@code execute} runs at once on the calling thread. {@link #sleep(Duration)}
- * advances the clock instead of waiting, so a blocking {@code acquire(key, maxWait)} runs through
- * fake time.
+ * a scheduler's {@code execute} runs at once on the calling thread, unless the test holds its lane
+ * ({@link #holdLane}) to see what happens while, say, interrupts are not yet delivered. {@link
+ * #sleep(Duration)} advances the clock instead of waiting, so a blocking {@code acquire(key,
+ * maxWait)} runs through fake time.
  *
  * <p>The wall clock moves with the monotonic clock on {@link #advance(Duration)}, and can also be
  * made to jump alone with {@link #jumpWallClock(Duration)}, as NTP or an operator might.
@@ -34,6 +38,8 @@ public final class FakePlatform implements Platform {
   private final PriorityQueue<Timer> timers =
       new PriorityQueue<>(
           Comparator.comparingLong((Timer t) -> t.dueNanos).thenComparingLong(t -> t.seq));
+  private final Map<LeaseScheduler.Lane, ArrayDeque<Runnable>> heldLanes =
+      new EnumMap<>(LeaseScheduler.Lane.class);
   private long nanos = 1_000_000_000L;
   private Instant wall = Instant.parse("2026-01-01T00:00:00Z");
   private long seq;
@@ -135,6 +141,42 @@ public final class FakePlatform implements Platform {
    */
   public synchronized void jumpWallClock(Duration jump) {
     wall = wall.plus(jump);
+  }
+
+  /**
+   * Holds the tasks given to {@code lane} from now on, in every scheduler of this platform, until
+   * {@link #releaseLane} runs them.
+   *
+   * @param lane the lane to hold
+   */
+  public synchronized void holdLane(LeaseScheduler.Lane lane) {
+    heldLanes.putIfAbsent(lane, new ArrayDeque<>());
+  }
+
+  /**
+   * Runs the tasks held on {@code lane}, in order, on the calling thread, and lets later tasks run
+   * at once again.
+   *
+   * @param lane the lane to release
+   */
+  public void releaseLane(LeaseScheduler.Lane lane) {
+    ArrayDeque<Runnable> held;
+    synchronized (this) {
+      held = heldLanes.remove(lane);
+    }
+    if (held != null) {
+      held.forEach(Runnable::run);
+    }
+  }
+
+  /** Queues the task if its lane is held; returns false if it should run now. */
+  private synchronized boolean heldBack(LeaseScheduler.Lane lane, Runnable task) {
+    ArrayDeque<Runnable> held = heldLanes.get(lane);
+    if (held == null) {
+      return false;
+    }
+    held.add(task);
+    return true;
   }
 
   /**
@@ -243,8 +285,10 @@ public final class FakePlatform implements Platform {
     }
 
     @Override
-    public void execute(Runnable task) {
-      task.run();
+    public void execute(Lane lane, Runnable task) {
+      if (!heldBack(lane, task)) {
+        task.run();
+      }
     }
 
     @Override

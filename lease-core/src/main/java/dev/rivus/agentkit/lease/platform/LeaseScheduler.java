@@ -3,11 +3,25 @@ package dev.rivus.agentkit.lease.platform;
 import java.time.Duration;
 
 /**
- * Timers and a place for blocking work, owned by one lease manager. Timer tasks must be short and
- * never block; blocking work (repository calls, user callbacks) goes to {@link #execute(Runnable)}
- * so a stuck call never delays a timer. Thread-safe.
+ * Timers and threads for blocking work, owned by one lease manager. Thread-safe.
+ *
+ * <p>Timer tasks must be short and never block: the manager's timer only changes state (a lease
+ * expires, a renewal round falls due). Everything that may block goes to a {@link Lane}, each with
+ * its own threads, so that what blocks one kind of work never delays another: a repository call
+ * that hangs never delays an expiry, a log write or a user's callback that blocks never delays a
+ * renewal or the interrupt of work whose lease was lost.
  */
 public interface LeaseScheduler extends AutoCloseable {
+
+  /** The kinds of blocking work, each run on threads of its own. */
+  enum Lane {
+    /** Repository calls: renewal rounds, fence checks, releases. */
+    REPOSITORY,
+    /** Delivering a loss to running work: interrupts and the work's cancel actions. */
+    INTERRUPTS,
+    /** Logging and users' callbacks ({@code lost()} stages), in order. */
+    NOTIFICATIONS
+  }
 
   /**
    * Runs {@code task} once after {@code delay}. Once the scheduler is closed, the task never runs.
@@ -19,14 +33,16 @@ public interface LeaseScheduler extends AutoCloseable {
   Cancellable schedule(Duration delay, Runnable task);
 
   /**
-   * Runs {@code task}, which may block, on another thread as soon as possible; once the scheduler
-   * is closed, runs it on the calling thread instead, so that no notification is dropped.
+   * Runs {@code task}, which may block, on a thread of {@code lane} as soon as one is free; once
+   * the scheduler is closed, runs it on the calling thread instead, so that no notification or
+   * release is dropped.
    *
+   * @param lane the kind of work
    * @param task the task
    */
-  void execute(Runnable task);
+  void execute(Lane lane, Runnable task);
 
-  /** Stops the threads; tasks not yet started are dropped. */
+  /** Stops the threads; timer tasks not yet started are dropped, lane tasks already queued run. */
   @Override
   void close();
 

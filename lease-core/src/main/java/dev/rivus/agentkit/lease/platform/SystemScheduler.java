@@ -1,26 +1,61 @@
 package dev.rivus.agentkit.lease.platform;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** One timer thread plus a cached pool of daemon threads for blocking work. */
+/**
+ * One timer thread, plus a few daemon threads per lane, started when work arrives and stopped after
+ * a minute idle. The bound does not grow with the number of leases or of calls that hang: at most
+ * {@value #TIMER_THREADS} + {@value #REPOSITORY_THREADS} + {@value #INTERRUPT_THREADS} + {@value
+ * #NOTIFICATION_THREADS} threads per manager. Work beyond a lane's threads waits in its queue.
+ */
 final class SystemScheduler implements LeaseScheduler {
 
+  static final int TIMER_THREADS = 1;
+
+  /** One for the renewal round, one for releases and fence checks while a round runs. */
+  static final int REPOSITORY_THREADS = 2;
+
+  /** Interrupts, and cancel actions (users' code that may block for a while). */
+  static final int INTERRUPT_THREADS = 2;
+
+  /** One, so that notifications keep their order. */
+  static final int NOTIFICATION_THREADS = 1;
+
+  private static final long IDLE_SECONDS = 60;
+
   private final ScheduledThreadPoolExecutor timer;
-  private final ExecutorService workers;
+  private final Map<Lane, ThreadPoolExecutor> lanes = new EnumMap<>(Lane.class);
 
   SystemScheduler(String name) {
-    timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name + "-timer"));
+    timer = new ScheduledThreadPoolExecutor(TIMER_THREADS, daemonThreads(name + "-timer"));
     timer.setRemoveOnCancelPolicy(true);
     timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    workers = Executors.newCachedThreadPool(daemonThreads(name + "-io"));
+    lanes.put(Lane.REPOSITORY, lane(name + "-repository", REPOSITORY_THREADS));
+    lanes.put(Lane.INTERRUPTS, lane(name + "-interrupts", INTERRUPT_THREADS));
+    lanes.put(Lane.NOTIFICATIONS, lane(name + "-notifications", NOTIFICATION_THREADS));
+  }
+
+  private static ThreadPoolExecutor lane(String name, int threads) {
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            IDLE_SECONDS,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            daemonThreads(name));
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
   }
 
   private static ThreadFactory daemonThreads(String prefix) {
@@ -36,7 +71,7 @@ final class SystemScheduler implements LeaseScheduler {
   public Cancellable schedule(Duration delay, Runnable task) {
     ScheduledFuture<?> future;
     try {
-      future = timer.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+      future = timer.schedule(task, Math.max(0, saturatedNanos(delay)), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closed) {
       return () -> {}; // closed: nothing runs any more, as with every task not yet started
     }
@@ -44,17 +79,25 @@ final class SystemScheduler implements LeaseScheduler {
   }
 
   @Override
-  public void execute(Runnable task) {
+  public void execute(Lane lane, Runnable task) {
     try {
-      workers.execute(task);
+      lanes.get(lane).execute(task);
     } catch (RejectedExecutionException closed) {
-      task.run(); // after close, loss notifications still reach their listeners
+      task.run(); // after close, notifications and releases still happen
     }
   }
 
   @Override
   public void close() {
     timer.shutdownNow();
-    workers.shutdown();
+    lanes.values().forEach(ThreadPoolExecutor::shutdown);
+  }
+
+  private static long saturatedNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException e) {
+      return duration.isNegative() ? 0 : Long.MAX_VALUE;
+    }
   }
 }

@@ -103,6 +103,15 @@ public final class KeyedLocks<K> {
       this.slot = slot;
     }
 
+    /**
+     * Tells whether this lock is still held.
+     *
+     * @return {@code false} once released
+     */
+    public synchronized boolean isHeld() {
+      return !released;
+    }
+
     /** Releases the lock. */
     @Override
     public void close() {

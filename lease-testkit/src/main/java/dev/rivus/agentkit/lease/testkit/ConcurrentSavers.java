@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.testkit;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class ConcurrentSavers {
    * Seeds the record at revision 1, races the threads for {@code duration}, and sums their wins.
    */
   Outcome run(Workers workers) throws Exception {
-    repository.save(key, Samples.first(key, "seed"), 0);
+    repository.save(Samples.firstWrite(key, "seed"));
     CountDownLatch start = new CountDownLatch(1);
     List<Future<Outcome>> savers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
@@ -75,13 +76,13 @@ final class ConcurrentSavers {
               .load(key)
               .orElseThrow(() -> new AssertionError("the seeded record of '" + key + "' vanished"));
       boolean raise = attempt % 2 == 1;
-      LeaseSnapshot next =
+      LeaseWrite next =
           raise
-              ? current.acquiredBy(self, Samples.TIME)
-              : current.renewed(Samples.TIME.plusNanos(attempt * 1_000L));
+              ? current.acquisition(self, Samples.TTL, Samples.TIME)
+              : current.renewal(Samples.TIME.plusNanos(attempt * 1_000L));
       try {
-        repository.save(key, next, current.revision());
-        won.add(next.revision());
+        repository.save(next);
+        won.add(next.snapshot().revision());
         raises += raise ? 1 : 0;
       } catch (RevisionConflict lost) {
         conflicts++;

@@ -2,13 +2,17 @@ package dev.rivus.agentkit.lease.testkit;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A repository that passes every call on to another one, for tests that change one operation (a
- * save that fails after it landed, a load that hangs) and keep the rest. Thread-safe if the
- * delegate is.
+ * save that fails after it landed, a load that hangs) and keep the rest. {@link #saveAll} and
+ * {@link #close()} are forwarded too, so the delegate's own batch and its resources are used;
+ * override {@link #saveAll} to route a batch through an overridden {@link #save}. Thread-safe if
+ * the delegate is.
  */
 public class ForwardingLeaseRepository implements LeaseRepository {
 
@@ -43,12 +47,22 @@ public class ForwardingLeaseRepository implements LeaseRepository {
   }
 
   @Override
-  public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-    delegate.save(key, snapshot, expectedRevision);
+  public void save(LeaseWrite write) {
+    delegate.save(write);
+  }
+
+  @Override
+  public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+    return delegate.saveAll(writes);
   }
 
   @Override
   public Fence lockFence(String key) throws InterruptedException {
     return delegate.lockFence(key);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
   }
 }

@@ -5,15 +5,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.rivus.agentkit.lease.HolderIdentity;
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseKeys;
+import dev.rivus.agentkit.lease.LeaseLost;
+import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -64,6 +73,21 @@ public abstract class LeaseRepositoryContract {
    */
   protected void closeRepository(LeaseRepository repository) throws Exception {
     repository.close();
+  }
+
+  /**
+   * Makes one of this adapter's held fences be lost as its storage would lose it while fenced work
+   * runs (a database lock whose connection drops). The default returns {@code false}: the adapter's
+   * fences cannot be lost, and the fence test then marks the fence lost itself, so that it still
+   * checks what the manager does.
+   *
+   * @param fence a fence this adapter's {@link LeaseRepository#lockFence} returned, still held
+   * @return {@code true} if the fence was made lost, so that its {@link
+   *     LeaseRepository.Fence#isHeld()} now says {@code false}
+   * @throws Exception if the adapter failed to do it
+   */
+  protected boolean loseFence(LeaseRepository.Fence fence) throws Exception {
+    return false;
   }
 
   /**
@@ -139,64 +163,73 @@ public abstract class LeaseRepositoryContract {
 
   /**
    * A first save (expected revision 0) stores the snapshot; loading returns it, equal in every
-   * field.
+   * field, the holder's TTL included.
    */
   @Test
   public void firstSaveThenLoadReturnsEqualSnapshotInEveryField() {
-    LeaseSnapshot first = Samples.first("task:42", "handle-1");
-    LeaseSnapshot unknowns =
-        new LeaseSnapshot(
-            "unknown-facts",
-            3,
-            7,
-            LeaseState.HELD,
-            new HolderIdentity(Samples.unknownProcess(77), "h"),
-            Samples.TIME);
-    LeaseSnapshot tombstone = Samples.tombstoneWithLargeNumbers("big-numbers");
+    LeaseWrite first = Samples.firstWrite("task:42", "handle-1");
+    LeaseWrite unknowns =
+        new LeaseWrite(
+            LeaseWrite.Intent.ACQUIRE,
+            new LeaseSnapshot(
+                "unknown-facts",
+                3,
+                7,
+                LeaseState.HELD,
+                new HolderIdentity(Samples.unknownProcess(77), "h"),
+                Duration.ofSeconds(1),
+                Samples.TIME),
+            0);
+    LeaseWrite large = Samples.acquisitionWithLargeNumbers("big-numbers");
+    LeaseWrite tombstone = large.snapshot().release(Samples.TIME.plusNanos(1_000));
 
-    for (LeaseSnapshot snapshot : List.of(first, unknowns, tombstone)) {
-      repository().save(snapshot.key(), snapshot, 0);
+    for (LeaseWrite write : List.of(first, unknowns, large, tombstone)) {
+      repository().save(write);
     }
 
-    for (LeaseSnapshot snapshot : List.of(first, unknowns, tombstone)) {
-      assertThat(repository().load(snapshot.key()))
-          .as("loaded %s", snapshot.key())
-          .hasValue(snapshot);
+    for (LeaseWrite write : List.of(first, unknowns, tombstone)) {
+      assertThat(repository().load(write.key()))
+          .as("loaded %s", write.key())
+          .hasValue(write.snapshot());
     }
   }
 
   /** Each save over the revision it expects replaces the record: renewal, release, new holder. */
   @Test
   public void saveOverExpectedRevisionReplacesTheRecord() {
-    LeaseSnapshot first = Samples.first("task:42", "handle-1");
-    LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(15));
-    LeaseSnapshot released = renewed.released(Samples.TIME.plusSeconds(20));
-    LeaseSnapshot next =
-        released.acquiredBy(Samples.holder("handle-2"), Samples.TIME.plusSeconds(21));
+    LeaseWrite first = Samples.firstWrite("task:42", "handle-1");
+    LeaseWrite renewal = first.snapshot().renewal(Samples.TIME.plusSeconds(15));
+    LeaseWrite release = renewal.snapshot().release(Samples.TIME.plusSeconds(20));
+    LeaseWrite next =
+        release
+            .snapshot()
+            .acquisition(
+                Samples.holder("handle-2"), Duration.ofMinutes(3), Samples.TIME.plusSeconds(21));
 
-    repository().save("task:42", first, 0);
-    repository().save("task:42", renewed, first.revision());
-    repository().save("task:42", released, renewed.revision());
-    assertThat(repository().load("task:42")).hasValue(released);
-    repository().save("task:42", next, released.revision());
+    repository().save(first);
+    repository().save(renewal);
+    repository().save(release);
+    assertThat(repository().load("task:42")).hasValue(release.snapshot());
+    repository().save(next);
 
-    assertThat(repository().load("task:42")).hasValue(next);
-    assertThat(next.generation()).isEqualTo(2);
+    assertThat(repository().load("task:42")).hasValue(next.snapshot());
+    assertThat(next.snapshot().generation()).isEqualTo(first.snapshot().generation() + 1);
   }
 
   /** A save that expects a revision older than the stored one fails and leaves the record alone. */
   @Test
   public void saveWithStaleRevisionConflictsAndWritesNothing() {
-    LeaseSnapshot first = Samples.first("task:42", "handle-1");
-    LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(15));
-    repository().save("task:42", first, 0);
-    repository().save("task:42", renewed, 1);
-    LeaseSnapshot stale =
-        first.acquiredBy(Samples.holder("intruder"), Samples.TIME.plusSeconds(30));
+    LeaseWrite first = Samples.firstWrite("task:42", "handle-1");
+    LeaseWrite renewal = first.snapshot().renewal(Samples.TIME.plusSeconds(15));
+    repository().save(first);
+    repository().save(renewal);
+    LeaseWrite stale =
+        first
+            .snapshot()
+            .acquisition(Samples.holder("intruder"), Samples.TTL, Samples.TIME.plusSeconds(30));
 
     RevisionConflict conflict =
-        catchThrowableOfType(
-            RevisionConflict.class, () -> repository().save("task:42", stale, first.revision()));
+        catchThrowableOfType(RevisionConflict.class, () -> repository().save(stale));
 
     assertThat(conflict)
         .as("RevisionConflict for a save over revision 1 when 2 is stored")
@@ -204,7 +237,7 @@ public abstract class LeaseRepositoryContract {
     assertThat(conflict.key()).isEqualTo("task:42");
     assertThat(conflict.expectedRevision()).isEqualTo(1);
     conflict.actualRevision().ifPresent(actual -> assertThat(actual).isEqualTo(2));
-    assertThat(repository().load("task:42")).hasValue(renewed);
+    assertThat(repository().load("task:42")).hasValue(renewal.snapshot());
   }
 
   /**
@@ -212,22 +245,21 @@ public abstract class LeaseRepositoryContract {
    */
   @Test
   public void saveExpectingNoRecordOverAnExistingOneConflicts() {
-    LeaseSnapshot winner = Samples.first("task:42", "winner");
-    repository().save("task:42", winner, 0);
+    LeaseWrite winner = Samples.firstWrite("task:42", "winner");
+    repository().save(winner);
 
-    assertThatThrownBy(() -> repository().save("task:42", Samples.first("task:42", "loser"), 0))
+    assertThatThrownBy(() -> repository().save(Samples.firstWrite("task:42", "loser")))
         .isInstanceOf(RevisionConflict.class);
-    assertThat(repository().load("task:42")).hasValue(winner);
+    assertThat(repository().load("task:42")).hasValue(winner.snapshot());
   }
 
   /** A save that expects a revision of a key never stored fails and creates nothing. */
   @Test
   public void saveOverMissingKeyWithNonZeroRevisionConflictsAndWritesNothing() {
-    LeaseSnapshot renewed = Samples.first("task:42", "handle-1").renewed(Samples.TIME);
+    LeaseWrite renewal = Samples.first("task:42", "handle-1").renewal(Samples.TIME);
 
     RevisionConflict conflict =
-        catchThrowableOfType(
-            RevisionConflict.class, () -> repository().save("task:42", renewed, 1));
+        catchThrowableOfType(RevisionConflict.class, () -> repository().save(renewal));
 
     assertThat(conflict)
         .as("RevisionConflict for a save over revision 1 of a missing key")
@@ -241,21 +273,61 @@ public abstract class LeaseRepositoryContract {
   @Test
   public void loadAllReturnsEveryStoredRecordAndNothingElse() {
     assertThat(repository().loadAll()).as("records of an empty repository").isEmpty();
-    LeaseSnapshot first = Samples.first("task:1", "handle-1");
-    LeaseSnapshot second = Samples.first("task/2", "handle-2");
-    LeaseSnapshot secondReleased = second.released(Samples.TIME.plusSeconds(1));
-    LeaseSnapshot third = Samples.tombstoneWithLargeNumbers("täsk 3");
-    repository().save(first.key(), first, 0);
-    repository().save(second.key(), second, 0);
-    repository().save(second.key(), secondReleased, second.revision());
-    repository().save(third.key(), third, 0);
-    LeaseSnapshot neverCreated = Samples.first("task:4", "h").renewed(Samples.TIME);
-    assertThatThrownBy(() -> repository().save("task:4", neverCreated, 1))
-        .isInstanceOf(RevisionConflict.class);
+    LeaseWrite first = Samples.firstWrite("task:1", "handle-1");
+    LeaseWrite second = Samples.firstWrite("task/2", "handle-2");
+    LeaseWrite secondReleased = second.snapshot().release(Samples.TIME.plusSeconds(1));
+    LeaseWrite third = Samples.acquisitionWithLargeNumbers("täsk 3");
+    LeaseWrite thirdReleased = third.snapshot().release(Samples.TIME.plusSeconds(2));
+    for (LeaseWrite write : List.of(first, second, secondReleased, third, thirdReleased)) {
+      repository().save(write);
+    }
+    LeaseWrite neverCreated = Samples.first("task:4", "h").renewal(Samples.TIME);
+    assertThatThrownBy(() -> repository().save(neverCreated)).isInstanceOf(RevisionConflict.class);
 
     assertThat(repository().loadAll())
         .as("every stored record")
-        .containsExactlyInAnyOrder(first, secondReleased, third);
+        .containsExactlyInAnyOrder(
+            first.snapshot(), secondReleased.snapshot(), thirdReleased.snapshot());
+  }
+
+  // ---- batches ----
+
+  /**
+   * A batch saves each write on its own: the ones whose revision matches are saved, a stale one
+   * conflicts without stopping the others, and the outcomes come in the order of the writes.
+   */
+  @Test
+  public void saveAllSavesEachWriteOnItsOwnAndReportsEachOutcomeInOrder() {
+    List<LeaseWrite> firsts = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      LeaseWrite first = Samples.firstWrite("batch/" + i, "handle-" + i);
+      repository().save(first);
+      firsts.add(first);
+    }
+    LeaseWrite movedMeanwhile = firsts.get(2).snapshot().renewal(Samples.TIME.plusSeconds(1));
+    repository().save(movedMeanwhile);
+    List<LeaseWrite> renewals = new ArrayList<>();
+    for (LeaseWrite first : firsts) {
+      renewals.add(first.snapshot().renewal(Samples.TIME.plusSeconds(2)));
+    }
+    renewals.add(Samples.firstWrite("batch/new", "handle-new"));
+
+    List<SaveOutcome> outcomes = repository().saveAll(renewals);
+
+    assertThat(outcomes).extracting(SaveOutcome::write).containsExactlyElementsOf(renewals);
+    for (int i = 0; i < renewals.size(); i++) {
+      LeaseWrite write = renewals.get(i);
+      if (i == 2) {
+        assertThat(outcomes.get(i).failure())
+            .as("outcome of the stale renewal of %s", write.key())
+            .isInstanceOf(RevisionConflict.class);
+        assertThat(repository().load(write.key())).hasValue(movedMeanwhile.snapshot());
+      } else {
+        assertThat(outcomes.get(i).isSaved()).as("outcome of %s", write.key()).isTrue();
+        assertThat(repository().load(write.key())).hasValue(write.snapshot());
+      }
+    }
+    assertThat(repository().saveAll(List.of())).as("outcomes of an empty batch").isEmpty();
   }
 
   // ---- keys ----
@@ -269,9 +341,9 @@ public abstract class LeaseRepositoryContract {
     List<String> keys = Samples.awkwardKeys();
     List<LeaseSnapshot> saved = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
-      LeaseSnapshot snapshot = Samples.first(keys.get(i), "handle-" + i);
+      LeaseWrite write = Samples.firstWrite(keys.get(i), "handle-" + i);
       try {
-        repository().save(keys.get(i), snapshot, 0);
+        repository().save(write);
       } catch (RevisionConflict conflict) {
         throw new AssertionError(
             "the first save of key "
@@ -279,7 +351,7 @@ public abstract class LeaseRepositoryContract {
                 + " found a record already: the key collides with one saved before it",
             conflict);
       }
-      saved.add(snapshot);
+      saved.add(write.snapshot());
     }
 
     for (LeaseSnapshot snapshot : saved) {
@@ -290,39 +362,24 @@ public abstract class LeaseRepositoryContract {
     assertThat(repository().load("a")).as("record of a key never saved").isEmpty();
   }
 
-  /**
-   * Null, empty and over-long keys are refused with IllegalArgumentException by every operation.
-   */
+  /** Null, empty and over-long keys are refused with IllegalArgumentException by load and fence. */
   @Test
   public void invalidKeysAreRejectedWithIllegalArgumentException() {
     List<@Nullable String> invalid = new ArrayList<>();
     invalid.add(null);
     invalid.add("");
     invalid.add("k".repeat(LeaseKeys.MAX_LENGTH + 1));
-    LeaseSnapshot valid = Samples.first("valid", "handle-1");
 
     for (@Nullable String key : invalid) {
       String shown = key == null ? "null" : Samples.describe(key);
       assertThatThrownBy(() -> repository().load(key))
           .as("load(%s)", shown)
           .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> repository().save(key, valid, 0))
-          .as("save(%s, ...)", shown)
-          .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> repository().lockFence(key).close())
           .as("lockFence(%s)", shown)
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(repository().load("valid")).isEmpty();
-  }
-
-  /** A save whose key differs from its snapshot's key is refused, and writes nothing. */
-  @Test
-  public void saveUnderAnotherKeyThanTheSnapshotsIsRejected() {
-    assertThatThrownBy(() -> repository().save("a", Samples.first("b", "handle-1"), 0))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThat(repository().load("a")).isEmpty();
-    assertThat(repository().load("b")).isEmpty();
   }
 
   // ---- concurrent writers ----
@@ -424,16 +481,16 @@ public abstract class LeaseRepositoryContract {
    */
   @Test
   public void saveSucceedsWhileAnotherThreadHoldsTheKeysFence() throws Exception {
-    LeaseSnapshot first = Samples.first("fenced", "handle-1");
-    repository().save("fenced", first, 0);
+    LeaseWrite first = Samples.firstWrite("fenced", "handle-1");
+    repository().save(first);
 
     fence()
         .whileHeldElsewhere(
             "fenced",
             () -> {
-              LeaseSnapshot renewed = first.renewed(Samples.TIME.plusSeconds(1));
-              repository().save("fenced", renewed, first.revision());
-              assertThat(repository().load("fenced")).hasValue(renewed);
+              LeaseWrite renewal = first.snapshot().renewal(Samples.TIME.plusSeconds(1));
+              repository().save(renewal);
+              assertThat(repository().load("fenced")).hasValue(renewal.snapshot());
             });
   }
 
@@ -445,6 +502,59 @@ public abstract class LeaseRepositoryContract {
   @Test
   public void fenceReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce() throws Exception {
     fence().releaseFromAnotherThreadTwice("fenced");
+  }
+
+  /**
+   * A fence lost while fenced work runs ends the work as the loss of the lease does: the work is
+   * interrupted, its cancel actions run, it ends with {@link LeaseLost} (reason {@code
+   * FENCE_LOST}), and the lease is no longer held. The loss is found at the next renewal round.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void fencedWorkEndsAsOnLossWhenItsFenceIsLost() throws Exception {
+    LosableFences losable = new LosableFences(repository(), this::loseFence);
+    FakePlatform platform = new FakePlatform();
+    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+    try (LeaseManager leases = LeaseManager.create(losable, config, platform)) {
+      Lease lease = leases.acquire("fenced");
+      CountDownLatch working = new CountDownLatch(1);
+      CountDownLatch cancelled = new CountDownLatch(1);
+      Future<@Nullable Throwable> work =
+          workers()
+              .submit(
+                  () -> {
+                    try {
+                      lease.runFenced(
+                          token -> {
+                            token.onLoss(cancelled::countDown);
+                            working.countDown();
+                            new CountDownLatch(1).await();
+                            return null;
+                          });
+                      return null;
+                    } catch (Throwable ended) {
+                      return ended;
+                    }
+                  });
+      assertThat(working.await(patience().toNanos(), TimeUnit.NANOSECONDS))
+          .as("the fenced work started")
+          .isTrue();
+
+      losable.lose("fenced");
+      platform.advance(config.heartbeat());
+
+      Throwable ended = Workers.await(work, patience(), "the fenced work");
+      assertThat(ended)
+          .as("how the fenced work ended")
+          .isInstanceOfSatisfying(
+              LeaseLost.class,
+              lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.FENCE_LOST));
+      assertThat(cancelled.await(patience().toNanos(), TimeUnit.NANOSECONDS))
+          .as("the work's cancel action ran")
+          .isTrue();
+      assertThat(lease.isHeld()).as("the lease is held after its fence was lost").isFalse();
+    }
   }
 
   // ---- generations under a lease manager ----

@@ -4,7 +4,9 @@ import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,9 @@ final class Samples {
    * and MySQL stop there), so that a store truncating to milliseconds or seconds is caught.
    */
   static final Instant TIME = Instant.parse("2026-03-14T15:09:26.535897Z");
+
+  /** A TTL with a fraction of a second, so that a store rounding durations is caught. */
+  static final Duration TTL = Duration.ofMillis(42_195);
 
   private Samples() {}
 
@@ -39,9 +44,14 @@ final class Samples {
     return new HolderIdentity(knownProcess(4121), handleId);
   }
 
+  /** The first acquisition of a key that has no record. */
+  static LeaseWrite firstWrite(String key, String handleId) {
+    return LeaseSnapshot.firstAcquisition(key, holder(handleId), TTL, TIME);
+  }
+
   /** The first record of a key, as an acquisition writes it. */
   static LeaseSnapshot first(String key, String handleId) {
-    return LeaseSnapshot.first(key, holder(handleId), TIME);
+    return firstWrite(key, handleId).snapshot();
   }
 
   /**
@@ -105,16 +115,24 @@ final class Samples {
     return "'" + shown.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") + "'";
   }
 
-  /** A released record with every field set to an unusual but valid value. */
-  static LeaseSnapshot tombstoneWithLargeNumbers(String key) {
+  /**
+   * The acquisition of a record with every field set to an unusual but valid value; its {@link
+   * LeaseSnapshot#release} is a tombstone of the same kind.
+   */
+  static LeaseWrite acquisitionWithLargeNumbers(String key) {
     // 2^53 + 1 does not survive a round trip through a double, as a lax JSON reader would do.
     long beyondDouble = 9_007_199_254_740_993L;
-    return new LeaseSnapshot(
-        key,
-        beyondDouble,
-        beyondDouble + 2,
-        LeaseState.RELEASED,
-        new HolderIdentity(knownProcess(Integer.MAX_VALUE + 7L), "handle with spaces/and?ünïcode"),
-        TIME);
+    return new LeaseWrite(
+        LeaseWrite.Intent.ACQUIRE,
+        new LeaseSnapshot(
+            key,
+            beyondDouble,
+            beyondDouble + 1,
+            LeaseState.HELD,
+            new HolderIdentity(
+                knownProcess(Integer.MAX_VALUE + 7L), "handle with spaces/and?ünïcode"),
+            Duration.ofDays(36_500).minusNanos(1),
+            TIME),
+        0);
   }
 }

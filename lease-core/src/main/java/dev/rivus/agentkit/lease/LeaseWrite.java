@@ -1,0 +1,97 @@
+package dev.rivus.agentkit.lease;
+
+import java.util.Objects;
+
+/**
+ * One compare-and-set write of a lease record: the new record, the revision it must replace, and
+ * what the write is. Immutable. Made by {@link LeaseSnapshot#renewal}, {@link
+ * LeaseSnapshot#release}, {@link LeaseSnapshot#acquisition} and {@link
+ * LeaseSnapshot#firstAcquisition}.
+ *
+ * <p>The intent lets an adapter choose durability without reading the stored record first: an
+ * {@link Intent#ACQUIRE} raises the generation and must be durable before {@link
+ * LeaseRepository#save} returns; a {@link Intent#RENEW} or {@link Intent#RELEASE} keeps the
+ * generation, so losing it in a power cut only makes the record look older.
+ *
+ * @param intent what the write is
+ * @param snapshot the record to write
+ * @param expectedRevision the revision the stored record must have: {@code 0} for "no record", the
+ *     floor's revision for a pruned key
+ */
+public record LeaseWrite(Intent intent, LeaseSnapshot snapshot, long expectedRevision) {
+
+  /** What a write is. */
+  public enum Intent {
+    /** A new holder: the generation rises by one. Durable before {@code save} returns. */
+    ACQUIRE,
+    /** The holder renews: same generation and holder, next revision. */
+    RENEW,
+    /** The holder (or an operator) releases: the tombstone, same generation. */
+    RELEASE
+  }
+
+  /**
+   * Validates the write.
+   *
+   * @param intent see the class description
+   * @param snapshot see the class description
+   * @param expectedRevision see the class description
+   * @throws IllegalArgumentException if the record's state does not fit the intent (held for an
+   *     acquisition or renewal, released for a release), the revision does not rise, or a renewal
+   *     or release expects no record
+   * @throws NullPointerException if the intent or the snapshot is null
+   */
+  public LeaseWrite {
+    Objects.requireNonNull(intent, "intent");
+    Objects.requireNonNull(snapshot, "snapshot");
+    LeaseState wanted = intent == Intent.RELEASE ? LeaseState.RELEASED : LeaseState.HELD;
+    if (snapshot.state() != wanted) {
+      throw new IllegalArgumentException(
+          "a write of intent "
+              + intent
+              + " writes a "
+              + wanted
+              + " record, not a "
+              + snapshot.state()
+              + " one (lease '"
+              + snapshot.key()
+              + "')");
+    }
+    if (expectedRevision < 0 || snapshot.revision() <= expectedRevision) {
+      throw new IllegalArgumentException(
+          "the record's revision "
+              + snapshot.revision()
+              + " must be higher than the expected revision "
+              + expectedRevision
+              + ", which must not be negative (lease '"
+              + snapshot.key()
+              + "')");
+    }
+    if (intent != Intent.ACQUIRE && expectedRevision == 0) {
+      throw new IllegalArgumentException(
+          "a write of intent "
+              + intent
+              + " replaces the holder's record, so it cannot expect no record (lease '"
+              + snapshot.key()
+              + "')");
+    }
+  }
+
+  /**
+   * Returns the key written.
+   *
+   * @return the snapshot's key
+   */
+  public String key() {
+    return snapshot.key();
+  }
+
+  /**
+   * Tells whether the write raises the generation, so it must be durable when {@code save} returns.
+   *
+   * @return {@code true} for {@link Intent#ACQUIRE}
+   */
+  public boolean raisesGeneration() {
+    return intent == Intent.ACQUIRE;
+  }
+}

@@ -1,0 +1,204 @@
+package dev.rivus.agentkit.lease.internal;
+
+import dev.rivus.agentkit.lease.LeaseException;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
+import dev.rivus.agentkit.lease.platform.Platform;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes tombstones: when a lease is closed, when its manager closes (all in one batch), and when
+ * an acquisition must be undone. A release runs on the manager's repository lane while the closing
+ * thread waits without being interruptible: try-with-resources often closes on a thread whose
+ * interrupt flag was just restored, or from the lease's own interrupted work, and an interrupt that
+ * reached the repository call itself (a file channel closed by it, a backoff cut short) would leave
+ * the record held, so that everyone waits out the TTL. The closing thread's interrupt is kept.
+ */
+final class Releases {
+
+  private static final int RELEASE_ATTEMPTS = 3;
+
+  private final DefaultLeaseManager manager;
+  private final LeaseRepository repository;
+  private final Platform platform;
+
+  Releases(DefaultLeaseManager manager) {
+    this.manager = manager;
+    this.repository = manager.repository();
+    this.platform = manager.platform();
+  }
+
+  /** Releases one closed lease's record if it is still ours; waits for it, never throws. */
+  void release(ManagedLease lease) {
+    onRepositoryLane("lease '" + lease.key() + "'", () -> releaseIfOurs(lease.current()));
+  }
+
+  /** Closes every lease of a closing manager and releases their records in one batch. */
+  void closeAll(List<ManagedLease> leases) {
+    List<ManagedLease> toRelease = new ArrayList<>();
+    for (ManagedLease lease : leases) {
+      if (lease.markClosed()) {
+        toRelease.add(lease);
+      }
+      manager.forget(lease);
+    }
+    if (!toRelease.isEmpty()) {
+      onRepositoryLane(toRelease.size() + " lease(s)", () -> releaseAll(toRelease));
+    }
+  }
+
+  private void releaseAll(List<ManagedLease> leases) {
+    List<LeaseWrite> writes = new ArrayList<>(leases.size());
+    for (ManagedLease lease : leases) {
+      writes.add(lease.current().release(platform.now()));
+    }
+    List<SaveOutcome> outcomes;
+    try {
+      outcomes = repository.saveAll(writes);
+    } catch (RuntimeException failure) {
+      manager
+          .warnings()
+          .warn(
+              "could not release "
+                  + leases.size()
+                  + " lease(s) of a closing manager; they will expire after the TTL",
+              failure);
+      return;
+    }
+    for (int i = 0; i < outcomes.size(); i++) {
+      LeaseException failure = outcomes.get(i).failure();
+      if (failure instanceof RevisionConflict) {
+        releaseIfOurs(leases.get(i).current()); // renewed meanwhile: judge it again
+      } else if (failure != null) {
+        warnNotReleased(leases.get(i).current(), failure);
+      }
+    }
+  }
+
+  /**
+   * A save reported as failed may still have landed (a write whose directory sync failed, a commit
+   * whose answer was lost): then a record names a handle nobody holds, and everyone, this manager
+   * included, would wait a TTL for it. Release it at once if so; best effort, never throws.
+   */
+  void releaseIfWritten(LeaseWrite attempted, LeaseRepositoryFailure failure) {
+    onRepositoryLane(
+        "lease '" + attempted.key() + "'",
+        () -> {
+          try {
+            Optional<LeaseSnapshot> stored = repository.load(attempted.key());
+            if (stored.isPresent() && stored.get().equals(attempted.snapshot())) {
+              repository.save(attempted.snapshot().release(platform.now()));
+            }
+          } catch (LeaseException stillFailing) {
+            failure.addSuppressed(stillFailing);
+          }
+        });
+  }
+
+  /** Undoes an acquisition that was written but will not be handed out. */
+  void releaseQuietly(LeaseSnapshot acquired) {
+    onRepositoryLane("lease '" + acquired.key() + "'", () -> releaseIfOurs(acquired));
+  }
+
+  /** Writes the tombstone if the record is still the one {@code mine} names; never throws. */
+  private void releaseIfOurs(LeaseSnapshot mine) {
+    LeaseSnapshot current = mine;
+    for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
+      try {
+        repository.save(current.release(platform.now()));
+        return;
+      } catch (RevisionConflict conflict) {
+        Optional<LeaseSnapshot> stored = loadQuietly(mine.key());
+        if (stored.isEmpty() || !isSameHold(mine, stored.get())) {
+          return; // taken over or gone meanwhile: nothing of ours to release
+        }
+        current = stored.get();
+      } catch (RuntimeException failure) {
+        warnNotReleased(mine, failure);
+        return;
+      }
+    }
+  }
+
+  private static boolean isSameHold(LeaseSnapshot mine, LeaseSnapshot stored) {
+    return stored.isHeld()
+        && stored.generation() == mine.generation()
+        && stored.holder().equals(mine.holder());
+  }
+
+  private Optional<LeaseSnapshot> loadQuietly(String key) {
+    try {
+      return repository.load(key);
+    } catch (RuntimeException failure) {
+      return Optional.empty();
+    }
+  }
+
+  private void warnNotReleased(LeaseSnapshot mine, Throwable failure) {
+    manager
+        .warnings()
+        .warn(
+            "could not release lease '"
+                + mine.key()
+                + "' generation "
+                + mine.generation()
+                + "; it will expire after the TTL",
+            failure);
+  }
+
+  /**
+   * Runs a release on the repository lane and waits for it, at most a TTL (by then the record has
+   * expired anyway; the release goes on in the background), without being interruptible.
+   */
+  private void onRepositoryLane(String what, Runnable release) {
+    CountDownLatch done = new CountDownLatch(1);
+    manager
+        .scheduler()
+        .execute(
+            Lane.REPOSITORY,
+            () -> {
+              try {
+                release.run();
+              } finally {
+                done.countDown();
+              }
+            });
+    long waitNanos = manager.timing().config().ttl().toNanos();
+    if (!awaitUninterruptibly(done, waitNanos)) {
+      manager
+          .warnings()
+          .warn(
+              "the release of "
+                  + what
+                  + " did not finish within the TTL; it goes on in the background",
+              null);
+    }
+  }
+
+  private static boolean awaitUninterruptibly(CountDownLatch latch, long nanos) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + nanos;
+    try {
+      while (true) {
+        try {
+          return latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,234 @@
+package dev.rivus.agentkit.lease.internal;
+
+import dev.rivus.agentkit.lease.LeaseException;
+import dev.rivus.agentkit.lease.LeaseLost;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.StoreLost;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
+import dev.rivus.agentkit.lease.platform.Platform;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Renews every lease of one manager in rounds, and declares a lease lost once the TTL has passed
+ * since the start of its last successful renewal, so that it has stopped before another process may
+ * take it over.
+ *
+ * <p>Two kinds of work, on two kinds of thread:
+ *
+ * <ul>
+ *   <li>The <b>tick</b>, on the timer, only reads and changes state: it expires leases whose time
+ *       is up, and starts a round when a lease falls due and no round runs. It never waits for a
+ *       round, so a repository call that hangs cannot keep a lease alive past its TTL.
+ *   <li>The <b>round</b>, on the repository lane, renews every held lease that falls due within
+ *       half a heartbeat, in one {@link LeaseRepository#saveAll} call: leases acquired at different
+ *       times fall into step after one round, and the manager writes one batch per heartbeat
+ *       however many leases it holds. It also checks the fences of running fenced work. Each lease
+ *       keeps its own revision and expiry: a conflict or failure on one affects that one alone.
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+final class Renewer {
+
+  private final DefaultLeaseManager manager;
+  private final LeaseRepository repository;
+  private final Platform platform;
+  private final LeaseScheduler scheduler;
+  private final Timing timing;
+
+  private boolean roundRunning; // guarded by this
+  private boolean closed; // guarded by this
+  private LeaseScheduler.@Nullable Cancellable tick; // guarded by this
+  private long tickAtNanos; // guarded by this; meaningful while tick != null
+
+  Renewer(DefaultLeaseManager manager) {
+    this.manager = manager;
+    this.repository = manager.repository();
+    this.platform = manager.platform();
+    this.scheduler = manager.scheduler();
+    this.timing = manager.timing();
+  }
+
+  /** A lease was acquired: make sure a tick comes by the time it falls due. */
+  void added(ManagedLease lease) {
+    synchronized (this) {
+      if (!roundRunning) {
+        tickBy(lease.dueNanos());
+      }
+    }
+  }
+
+  /** No tick or round starts after this; a round already running finishes. */
+  synchronized void close() {
+    closed = true;
+    if (tick != null) {
+      tick.cancel();
+      tick = null;
+    }
+  }
+
+  /** On the timer: expire what is due to expire, start a round if one is due. Never blocks. */
+  private void tick() {
+    long now = platform.nanoTime();
+    long nextDeadline = Long.MAX_VALUE;
+    long nextDue = Long.MAX_VALUE;
+    boolean anyDue = false;
+    for (ManagedLease lease : manager.held()) {
+      if (!lease.isHeld()) {
+        continue;
+      }
+      long deadline = lease.deadlineNanos();
+      if (deadline - now <= 0) {
+        lease.lose(LeaseLost.Reason.EXPIRED, null, lease.lastFailure());
+        continue;
+      }
+      nextDeadline = Math.min(nextDeadline, deadline);
+      long due = lease.dueNanos();
+      if (due - now <= 0) {
+        anyDue = true;
+      } else {
+        nextDue = Math.min(nextDue, due);
+      }
+    }
+    boolean startRound;
+    synchronized (this) {
+      tick = null;
+      if (closed) {
+        return;
+      }
+      startRound = anyDue && !roundRunning;
+      if (startRound) {
+        roundRunning = true;
+      }
+      // While a round runs, only expiries need the timer; the round plans the next tick when done.
+      tickBy(roundRunning ? nextDeadline : Math.min(nextDeadline, nextDue));
+    }
+    if (startRound) {
+      scheduler.execute(Lane.REPOSITORY, this::round);
+    }
+  }
+
+  /** On the repository lane: one batch of renewals, then the fence checks. */
+  private void round() {
+    try {
+      long start = platform.nanoTime();
+      List<ManagedLease> due = new ArrayList<>();
+      long horizon = start + timing.heartbeatNanos() / 2;
+      for (ManagedLease lease : manager.held()) {
+        if (lease.isHeld() && lease.dueNanos() - horizon <= 0) {
+          due.add(lease);
+        }
+      }
+      if (!due.isEmpty()) {
+        renew(due, start);
+      }
+      checkFences();
+    } finally {
+      planNextTick();
+    }
+  }
+
+  private void renew(List<ManagedLease> due, long start) {
+    Instant now = platform.now();
+    List<LeaseWrite> writes = new ArrayList<>(due.size());
+    for (ManagedLease lease : due) {
+      writes.add(lease.current().renewal(now));
+    }
+    List<SaveOutcome> outcomes;
+    try {
+      outcomes = repository.saveAll(writes);
+    } catch (StoreLost lost) {
+      manager.storeLost(lost);
+      return;
+    } catch (RuntimeException failure) {
+      long retryAt = platform.nanoTime() + timing.retryNanos();
+      due.forEach(lease -> lease.renewalFailed(failure, retryAt));
+      return;
+    }
+    for (int i = 0; i < due.size(); i++) {
+      ManagedLease lease = due.get(i);
+      SaveOutcome outcome = outcomes.get(i);
+      LeaseException failure = outcome.failure();
+      if (failure == null) {
+        lease.renewed(outcome.write().snapshot(), start);
+      } else if (failure instanceof RevisionConflict conflict) {
+        reconcile(lease, conflict);
+      } else {
+        lease.renewalFailed(failure, platform.nanoTime() + timing.retryNanos());
+      }
+    }
+  }
+
+  /** Someone else wrote the record: adopt it if it is still ours, else the lease was taken. */
+  private void reconcile(ManagedLease lease, RevisionConflict conflict) {
+    Optional<LeaseSnapshot> stored;
+    try {
+      stored = repository.load(lease.key());
+    } catch (StoreLost lost) {
+      manager.storeLost(lost);
+      return;
+    } catch (RuntimeException failure) {
+      failure.addSuppressed(conflict);
+      lease.renewalFailed(failure, platform.nanoTime() + timing.retryNanos());
+      return;
+    }
+    if (stored.isPresent() && lease.isOwnRecord(stored.get())) {
+      // Our own earlier write landed although the call reported a failure: carry on from it.
+      lease.adopt(stored.get(), platform.nanoTime());
+    } else if (stored.isEmpty() || stored.get().isFloor()) {
+      lease.lose(LeaseLost.Reason.STORE_LOST, null, null); // the held record vanished
+    } else {
+      lease.lose(LeaseLost.Reason.TAKEN_OVER, stored.get(), null);
+    }
+  }
+
+  private void checkFences() {
+    for (ManagedLease lease : manager.held()) {
+      if (lease.isHeld()) {
+        lease.fenced().checkFences();
+      }
+    }
+  }
+
+  private void planNextTick() {
+    long nextDeadline = Long.MAX_VALUE;
+    long nextDue = Long.MAX_VALUE;
+    for (ManagedLease lease : manager.held()) {
+      if (lease.isHeld()) {
+        nextDeadline = Math.min(nextDeadline, lease.deadlineNanos());
+        nextDue = Math.min(nextDue, lease.dueNanos());
+      }
+    }
+    synchronized (this) {
+      roundRunning = false;
+      tickBy(Math.min(nextDeadline, nextDue));
+    }
+  }
+
+  /** Makes sure a tick comes no later than {@code atNanos}; called under this monitor. */
+  private void tickBy(long atNanos) {
+    if (closed || atNanos == Long.MAX_VALUE) {
+      return;
+    }
+    if (tick != null && tickAtNanos - atNanos <= 0) {
+      return; // one comes soon enough
+    }
+    if (tick != null) {
+      tick.cancel();
+    }
+    tickAtNanos = atNanos;
+    tick =
+        scheduler.schedule(
+            Duration.ofNanos(Math.max(0, atNanos - platform.nanoTime())), this::tick);
+  }
+}
