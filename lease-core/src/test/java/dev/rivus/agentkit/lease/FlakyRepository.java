@@ -69,8 +69,8 @@ final class FlakyRepository extends ForwardingRepository {
   }
 
   @Override
-  public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-    check(key);
-    super.save(key, snapshot, expectedRevision);
+  public void save(LeaseWrite write) {
+    check(write.key());
+    super.save(write);
   }
 }

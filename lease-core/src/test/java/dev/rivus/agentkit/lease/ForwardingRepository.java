@@ -27,8 +27,8 @@ class ForwardingRepository implements LeaseRepository {
   }
 
   @Override
-  public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-    delegate.save(key, snapshot, expectedRevision);
+  public void save(LeaseWrite write) {
+    delegate.save(write);
   }
 
   @Override

@@ -86,7 +86,7 @@ class RenewalTest {
     Lease lease = manager.acquire("task");
     LeaseSnapshot mine = store.load("task").orElseThrow();
     HolderIdentity thief = new HolderIdentity(Processes.sibling(300), "thief-1");
-    store.save("task", mine.acquiredBy(thief, platform.now()), mine.revision());
+    store.save(mine.acquisition(thief, TTL, platform.now()));
 
     platform.advance(HEARTBEAT);
 

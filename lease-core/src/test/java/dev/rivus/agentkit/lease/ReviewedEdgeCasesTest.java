@@ -142,10 +142,10 @@ class ReviewedEdgeCasesTest {
     LeaseRepository landsThenFails =
         new ForwardingRepository(store) {
           @Override
-          public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-            super.save(key, snapshot, expectedRevision);
-            if (snapshot.isHeld()) {
-              throw new LeaseRepositoryFailure(key, "the answer was lost (test)", null);
+          public void save(LeaseWrite write) {
+            super.save(write);
+            if (write.snapshot().isHeld()) {
+              throw new LeaseRepositoryFailure(write.key(), "the answer was lost (test)", null);
             }
           }
         };
@@ -166,9 +166,9 @@ class ReviewedEdgeCasesTest {
     LeaseRepository closesMidway =
         new ForwardingRepository(store) {
           @Override
-          public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-            super.save(key, snapshot, expectedRevision);
-            if (snapshot.isHeld()) {
+          public void save(LeaseWrite write) {
+            super.save(write);
+            if (write.snapshot().isHeld()) {
               self.get().close(); // another thread would do this; the order is what matters
             }
           }

@@ -1,6 +1,7 @@
 package dev.rivus.agentkit.lease.file;
 
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -35,14 +36,17 @@ public final class CompareAndSetMain {
     int successes = 0;
     for (int i = 0; i < attempts; i++) {
       Optional<LeaseSnapshot> stored = repository.load(key);
-      LeaseSnapshot next =
+      LeaseWrite next =
           stored
-              .map(s -> s.renewed(Instant.now()))
-              .orElseGet(() -> LeaseSnapshot.first(key, Samples.holder(handle), Instant.now()));
+              .map(s -> s.renewal(Instant.now()))
+              .orElseGet(
+                  () ->
+                      LeaseSnapshot.firstAcquisition(
+                          key, Samples.holder(handle), Samples.TTL, Instant.now()));
       try {
-        repository.save(key, next, stored.map(LeaseSnapshot::revision).orElse(0L));
+        repository.save(next);
         successes++;
-        System.out.println("WON " + next.revision());
+        System.out.println("WON " + next.snapshot().revision());
       } catch (RevisionConflict lost) {
         // another process moved first
       }

@@ -34,7 +34,7 @@ class CorruptRecordTest {
   @BeforeEach
   void storeAValidRecord() throws IOException {
     repository = FileLeaseRepository.open(directory);
-    repository.save(KEY, Samples.snapshot(KEY, 12, 30), 0);
+    repository.save(Samples.write(KEY, 12, 30));
     record = new RecordNames(repository.directory(), KEY).record();
     valid = Files.readString(record);
   }
@@ -96,32 +96,32 @@ class CorruptRecordTest {
     String damaged = damage.apply(valid);
     Files.writeString(record, damaged, StandardCharsets.UTF_8);
 
-    assertThatThrownBy(() -> repository.save(KEY, Samples.first(KEY), 0))
+    assertThatThrownBy(() -> repository.save(Samples.firstWrite(KEY)))
         .isInstanceOf(LeaseRepositoryFailure.class)
         .hasMessageContaining(record.toString());
-    assertThatThrownBy(() -> repository.save(KEY, Samples.snapshot(KEY, 12, 31), 30))
+    assertThatThrownBy(() -> repository.save(Samples.snapshot(KEY, 12, 30).renewal(Samples.NOW)))
         .isInstanceOf(LeaseRepositoryFailure.class);
     assertThat(Files.readString(record, StandardCharsets.UTF_8)).isEqualTo(damaged);
   }
 
   @Test
   void aRecordOfANewerFormatIsReportedAsSuchAndLeftAlone() throws IOException {
-    String newer = ((ObjectNode) JSON.readTree(valid)).put("format", 2).toString();
+    String newer = ((ObjectNode) JSON.readTree(valid)).put("format", 3).toString();
     Files.writeString(record, newer);
 
     assertThatThrownBy(() -> repository.load(KEY))
         .isInstanceOf(LeaseRepositoryFailure.class)
         .hasMessageContaining(record.toString())
         .hasMessageContaining("newer version")
-        .hasMessageContaining("format 2");
-    assertThatThrownBy(() -> repository.save(KEY, Samples.snapshot(KEY, 12, 31), 30))
+        .hasMessageContaining("format 3");
+    assertThatThrownBy(() -> repository.save(Samples.snapshot(KEY, 12, 30).renewal(Samples.NOW)))
         .isInstanceOf(LeaseRepositoryFailure.class);
     assertThat(Files.readString(record)).isEqualTo(newer);
   }
 
   @Test
   void aRecordCopiedFromAnotherKeyIsReportedWithBothKeys() throws IOException {
-    repository.save("task:8", Samples.first("task:8"), 0);
+    repository.save(Samples.firstWrite("task:8"));
     Files.copy(
         new RecordNames(repository.directory(), "task:8").record(),
         record,

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.nio.file.Path;
@@ -161,7 +162,7 @@ class FileLeaseRepositoryConcurrencyTest {
     Path writeLock = new RecordNames(repository.directory(), KEY).writeLock();
     FileRangeLock.Held stuckWriter = FileRangeLock.of(writeLock, 0, 1).lock();
     try {
-      assertThatThrownBy(() -> repository.save(KEY, Samples.first(KEY), 0))
+      assertThatThrownBy(() -> repository.save(Samples.firstWrite(KEY)))
           .isInstanceOfSatisfying(
               LeaseRepositoryFailure.class, failure -> assertThat(failure.key()).contains(KEY))
           .hasMessageContaining("timed out after")
@@ -180,7 +181,7 @@ class FileLeaseRepositoryConcurrencyTest {
     try {
       Thread.currentThread().interrupt();
 
-      assertThatThrownBy(() -> repository.save(KEY, Samples.first(KEY), 0))
+      assertThatThrownBy(() -> repository.save(Samples.firstWrite(KEY)))
           .isInstanceOf(LeaseRepositoryFailure.class)
           .hasMessageContaining("interrupted");
       assertThat(Thread.interrupted()).isTrue();
@@ -253,13 +254,16 @@ class FileLeaseRepositoryConcurrencyTest {
    */
   static long compareAndSet(LeaseRepository repository, String handle) {
     Optional<LeaseSnapshot> stored = repository.load(KEY);
-    LeaseSnapshot next =
+    LeaseWrite next =
         stored
-            .map(s -> s.renewed(Instant.now()))
-            .orElseGet(() -> LeaseSnapshot.first(KEY, Samples.holder(handle), Instant.now()));
+            .map(s -> s.renewal(Instant.now()))
+            .orElseGet(
+                () ->
+                    LeaseSnapshot.firstAcquisition(
+                        KEY, Samples.holder(handle), Samples.TTL, Instant.now()));
     try {
-      repository.save(KEY, next, stored.map(LeaseSnapshot::revision).orElse(0L));
-      return next.revision();
+      repository.save(next);
+      return next.snapshot().revision();
     } catch (RevisionConflict lost) {
       return 0;
     }

@@ -47,7 +47,7 @@ class FileLeaseRepositoryCrossProcessTest {
         .atMost(Duration.ofSeconds(5))
         .until(() -> !waiting.isDone());
     // The fence does not block saves: the child's fence leaves the write lock free.
-    repository.save(KEY, Samples.first(KEY), 0);
+    repository.save(Samples.firstWrite(KEY));
 
     child.kill();
 

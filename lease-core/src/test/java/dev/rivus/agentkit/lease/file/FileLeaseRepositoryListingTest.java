@@ -19,11 +19,11 @@ class FileLeaseRepositoryListingTest {
   @Test
   void listsEveryStoredRecordWithItsExactKeyAndNothingElse() {
     FileLeaseRepository repository = FileLeaseRepository.open(directory);
-    repository.save("a/b", Samples.first("a/b"), 0);
-    repository.save("../üñí", Samples.first("../üñí"), 0);
+    repository.save(Samples.firstWrite("a/b"));
+    repository.save(Samples.firstWrite("../üñí"));
     LeaseSnapshot first = Samples.first("c");
-    repository.save("c", first, 0);
-    repository.save("c", first.released(Samples.NOW), 1);
+    repository.save(Samples.firstWrite("c"));
+    repository.save(first.release(Samples.NOW));
 
     assertThat(repository.loadAll())
         .extracting(LeaseSnapshot::key)
@@ -31,7 +31,7 @@ class FileLeaseRepositoryListingTest {
     assertThat(repository.loadAll())
         .filteredOn(s -> s.key().equals("c"))
         .singleElement()
-        .isEqualTo(first.released(Samples.NOW));
+        .isEqualTo(first.release(Samples.NOW).snapshot());
   }
 
   @Test
@@ -42,7 +42,7 @@ class FileLeaseRepositoryListingTest {
   @Test
   void aRecordCopiedUnderAnotherKeysFileNameIsReportedNotListed() throws IOException {
     FileLeaseRepository repository = FileLeaseRepository.open(directory);
-    repository.save("a", Samples.first("a"), 0);
+    repository.save(Samples.firstWrite("a"));
     Path original = new RecordNames(directory, "a").record();
     Files.copy(original, directory.resolve("stray.json"));
 

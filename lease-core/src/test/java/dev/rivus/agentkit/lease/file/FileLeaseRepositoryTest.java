@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,9 +34,15 @@ class FileLeaseRepositoryTest {
     FileLeaseRepository repository = open();
     LeaseSnapshot saved =
         new LeaseSnapshot(
-            "task:42", 7, 19, LeaseState.HELD, Samples.holder("mgr-1-3"), Samples.NOW);
+            "task:42",
+            7,
+            19,
+            LeaseState.HELD,
+            Samples.holder("mgr-1-3"),
+            Duration.ofMillis(2_500),
+            Samples.NOW);
 
-    repository.save("task:42", saved, 0);
+    repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, saved, 0));
 
     assertThat(repository.load("task:42")).contains(saved);
   }
@@ -43,12 +50,14 @@ class FileLeaseRepositoryTest {
   @Test
   void loadsBackATombstoneWhoseHolderFactsAreUnknown() {
     FileLeaseRepository repository = open();
-    LeaseSnapshot first =
-        LeaseSnapshot.first("task:1", Samples.holderWithUnknownFacts("h"), Samples.NOW);
-    repository.save("task:1", first, 0);
-    LeaseSnapshot tombstone = first.released(Instant.parse("2030-01-01T00:00:00Z"));
+    LeaseWrite first =
+        LeaseSnapshot.firstAcquisition(
+            "task:1", Samples.holderWithUnknownFacts("h"), Samples.TTL, Samples.NOW);
+    repository.save(first);
+    LeaseSnapshot tombstone =
+        first.snapshot().release(Instant.parse("2030-01-01T00:00:00Z")).snapshot();
 
-    repository.save("task:1", tombstone, 1);
+    repository.save(new LeaseWrite(LeaseWrite.Intent.RELEASE, tombstone, 1));
 
     assertThat(repository.load("task:1")).contains(tombstone);
     assertThat(repository.load("task:1").orElseThrow().holder())
@@ -64,7 +73,7 @@ class FileLeaseRepositoryTest {
   void savesANewKeyWhenExpectingNoRecord() {
     FileLeaseRepository repository = open();
 
-    repository.save("fresh", Samples.first("fresh"), 0);
+    repository.save(Samples.firstWrite("fresh"));
 
     assertThat(repository.load("fresh")).map(LeaseSnapshot::revision).contains(1L);
   }
@@ -72,9 +81,9 @@ class FileLeaseRepositoryTest {
   @Test
   void refusesToCreateAKeyThatAnotherWriterCreatedFirst() {
     FileLeaseRepository repository = open();
-    repository.save("k", Samples.first("k"), 0);
+    repository.save(Samples.firstWrite("k"));
 
-    assertThatThrownBy(() -> repository.save("k", Samples.first("k"), 0))
+    assertThatThrownBy(() -> repository.save(Samples.firstWrite("k")))
         .isInstanceOfSatisfying(
             RevisionConflict.class,
             conflict -> {
@@ -88,11 +97,11 @@ class FileLeaseRepositoryTest {
   void rejectsAStaleRevisionAndKeepsTheStoredRecord() {
     FileLeaseRepository repository = open();
     LeaseSnapshot first = Samples.first("k");
-    LeaseSnapshot renewed = first.renewed(Samples.NOW.plusSeconds(1));
-    repository.save("k", first, 0);
-    repository.save("k", renewed, 1);
+    LeaseSnapshot renewed = first.renewal(Samples.NOW.plusSeconds(1)).snapshot();
+    repository.save(Samples.firstWrite("k"));
+    repository.save(first.renewal(Samples.NOW.plusSeconds(1)));
 
-    assertThatThrownBy(() -> repository.save("k", first.released(Samples.NOW), 1))
+    assertThatThrownBy(() -> repository.save(first.release(Samples.NOW)))
         .isInstanceOfSatisfying(
             RevisionConflict.class,
             conflict -> {
@@ -100,17 +109,6 @@ class FileLeaseRepositoryTest {
               assertThat(conflict.actualRevision()).hasValue(2);
             });
     assertThat(repository.load("k")).contains(renewed);
-  }
-
-  @Test
-  void rejectsASnapshotOfAnotherKey() {
-    FileLeaseRepository repository = open();
-
-    assertThatThrownBy(() -> repository.save("a", Samples.first("b"), 0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'a'")
-        .hasMessageContaining("'b'");
-    assertThat(repository.load("a")).isEmpty();
   }
 
   @Test
@@ -125,7 +123,7 @@ class FileLeaseRepositoryTest {
 
   @Test
   void anotherInstanceOnTheSameDirectorySeesTheRecord() {
-    open().save("shared", Samples.first("shared"), 0);
+    open().save(Samples.firstWrite("shared"));
 
     assertThat(open().load("shared")).contains(Samples.first("shared"));
   }
@@ -133,7 +131,7 @@ class FileLeaseRepositoryTest {
   @Test
   void writesAVersionedJsonRecordThatOtherToolsCanRead() throws IOException {
     FileLeaseRepository repository = open();
-    repository.save("task:42", Samples.snapshot("task:42", 3, 5), 0);
+    repository.save(Samples.write("task:42", 3, 5));
 
     JsonNode json = new ObjectMapper().readTree(jsonFiles(repository).get(0).toFile());
 
@@ -154,7 +152,7 @@ class FileLeaseRepositoryTest {
     Path leftover = new RecordNames(repository.directory(), "k").temporary();
     Files.writeString(leftover, "{\"half\": ");
 
-    repository.save("k", Samples.first("k"), 0);
+    repository.save(Samples.firstWrite("k"));
 
     assertThat(leftover).doesNotExist();
     assertThat(repository.load("k")).contains(Samples.first("k"));
@@ -207,11 +205,11 @@ class FileLeaseRepositoryTest {
   @Test
   void saveFailsClearlyWhenTheDirectoryBecameReadOnlyAndKeepsTheRecord() throws Exception {
     FileLeaseRepository repository = open();
-    repository.save("k", Samples.first("k"), 0);
+    repository.save(Samples.firstWrite("k"));
     Path record = new RecordNames(repository.directory(), "k").record();
     ReadOnlyDirectories.Restore restore = ReadOnlyDirectories.makeReadOnly(repository.directory());
     try {
-      assertThatThrownBy(() -> repository.save("k", Samples.first("k").renewed(Samples.NOW), 1))
+      assertThatThrownBy(() -> repository.save(Samples.first("k").renewal(Samples.NOW)))
           .isInstanceOfSatisfying(
               LeaseRepositoryFailure.class, failure -> assertThat(failure.key()).contains("k"))
           .hasMessageContaining(repository.directory().toString());

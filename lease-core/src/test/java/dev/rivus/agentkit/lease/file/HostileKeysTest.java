@@ -51,7 +51,7 @@ class HostileKeysTest {
     Path directory = root.resolve("leases");
     FileLeaseRepository repository = FileLeaseRepository.open(directory);
 
-    repository.save(key, Samples.first(key), 0);
+    repository.save(Samples.firstWrite(key));
     repository.lockFence(key).close();
 
     assertThat(repository.load(key)).contains(Samples.first(key));
@@ -69,7 +69,7 @@ class HostileKeysTest {
     FileLeaseRepository repository = FileLeaseRepository.open(root);
     List<String> keys = hostileKeys();
     for (int i = 0; i < keys.size(); i++) {
-      repository.save(keys.get(i), Samples.snapshot(keys.get(i), i + 1, 1), 0);
+      repository.save(Samples.write(keys.get(i), i + 1, 1));
     }
 
     assertThat(FileLeaseRepositoryTest.jsonFiles(repository)).hasSize(keys.size());
@@ -103,7 +103,7 @@ class HostileKeysTest {
     LeaseRepository repository = FileLeaseRepository.open(root);
     Set<String> bases = new HashSet<>();
     for (int i = 0; i < keys.length; i++) {
-      repository.save(keys[i], Samples.snapshot(keys[i], i + 1, 1), 0);
+      repository.save(Samples.write(keys[i], i + 1, 1));
       bases.add(RecordNames.baseName(keys[i]).toLowerCase(java.util.Locale.ROOT));
     }
     // Distinct even when compared case-insensitively, as on macOS and Windows.

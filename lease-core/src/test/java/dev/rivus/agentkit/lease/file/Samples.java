@@ -3,7 +3,9 @@ package dev.rivus.agentkit.lease.file;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
+import java.time.Duration;
 import java.time.Instant;
 
 /** Snapshots for the file repository's tests. */
@@ -28,12 +30,23 @@ final class Samples {
     return new HolderIdentity(new ProcessIdentity("mac-mini", null, null, 77, null), handleId);
   }
 
+  static final Duration TTL = Duration.ofSeconds(60);
+
+  static LeaseWrite firstWrite(String key) {
+    return LeaseSnapshot.firstAcquisition(key, holder("h-1"), TTL, NOW);
+  }
+
   static LeaseSnapshot first(String key) {
-    return LeaseSnapshot.first(key, holder("h-1"), NOW);
+    return firstWrite(key).snapshot();
+  }
+
+  /** An acquisition that creates a record of the given generation and revision. */
+  static LeaseWrite write(String key, long generation, long revision) {
+    return new LeaseWrite(LeaseWrite.Intent.ACQUIRE, snapshot(key, generation, revision), 0);
   }
 
   static LeaseSnapshot snapshot(String key, long generation, long revision) {
     return new LeaseSnapshot(
-        key, generation, revision, LeaseState.HELD, holder("h-" + generation), NOW);
+        key, generation, revision, LeaseState.HELD, holder("h-" + generation), TTL, NOW);
   }
 }
