@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.ThrowingConsumer;
@@ -65,23 +71,32 @@ class ContractCatchesBrokenRepositoriesTest {
   }
 
   @Test
-  void pruningWithoutAFloorIsCaught() {
-    PrunableLeaseRepositoryContract contract =
-        new PrunableLeaseRepositoryContract() {
-          @Override
-          protected PrunableLeaseRepository createRepository() {
-            return new PrunesWithoutFloor();
-          }
+  void ttlsRoundedToSecondsAreCaught() {
+    assertContractFails(
+        SecondTtls::new,
+        LeaseRepositoryContract::firstSaveThenLoadReturnsEqualSnapshotInEveryField);
+  }
 
-          @Override
-          protected Duration patience() {
-            return PATIENCE;
-          }
-        };
-    assertFails(
-        contract,
-        PrunesWithoutFloor.class,
-        c -> ((PrunableLeaseRepositoryContract) c).pruningTombstonesKeepsGenerationsRising());
+  @Test
+  void pruningWithoutAFloorIsCaught() {
+    assertPrunableContractFails(
+        PrunesWithoutFloor::new,
+        PrunableLeaseRepositoryContract::pruningTombstonesKeepsGenerationsRising);
+  }
+
+  @Test
+  void pruningThatRestartsRevisionsIsCaught() {
+    assertPrunableContractFails(
+        PrunesAndRestartsRevisions::new,
+        PrunableLeaseRepositoryContract
+            ::aSaveWhoseReadPredatesAPruneNeverMatchesARecordCreatedAfterIt);
+  }
+
+  @Test
+  void aBatchThatStopsAtTheFirstConflictIsCaught() {
+    assertContractFails(
+        BatchStopsAtFirstConflict::new,
+        LeaseRepositoryContract::saveAllSavesEachWriteOnItsOwnAndReportsEachOutcomeInOrder);
   }
 
   @Test
@@ -135,6 +150,27 @@ class ContractCatchesBrokenRepositoriesTest {
     assertFails(contract, broken.get().getClass(), contractTest);
   }
 
+  private static void assertPrunableContractFails(
+      Supplier<PrunableLeaseRepository> broken,
+      ThrowingConsumer<PrunableLeaseRepositoryContract> contractTest) {
+    PrunableLeaseRepositoryContract contract =
+        new PrunableLeaseRepositoryContract() {
+          @Override
+          protected PrunableLeaseRepository createRepository() {
+            return broken.get();
+          }
+
+          @Override
+          protected Duration patience() {
+            return PATIENCE;
+          }
+        };
+    assertFails(
+        contract,
+        broken.get().getClass(),
+        c -> contractTest.accept((PrunableLeaseRepositoryContract) c));
+  }
+
   private static void assertFails(
       LeaseRepositoryContract contract,
       Class<?> broken,
@@ -162,26 +198,36 @@ class ContractCatchesBrokenRepositoriesTest {
     }
 
     @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      LeaseSnapshot stored = records.get(key);
+    public void save(LeaseWrite write) {
+      LeaseSnapshot stored = records.get(write.key());
       long actual = stored == null ? 0 : stored.revision();
-      if (actual != expectedRevision) {
-        throw new RevisionConflict(key, expectedRevision, actual);
+      if (actual != write.expectedRevision()) {
+        throw new RevisionConflict(write.key(), write.expectedRevision(), actual);
       }
       Thread.yield(); // the window between compare and write
-      records.put(key, snapshot);
+      records.put(write.key(), write.snapshot());
+    }
+
+    @Override
+    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+      return saveOneByOne(this, writes);
     }
   }
 
   /** Writes the snapshot, then reports the conflict it found. */
   static final class WritesThenConflicts extends ForwardingRepository {
     @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      long actual = delegate().load(key).map(LeaseSnapshot::revision).orElse(0L);
-      delegate().save(key, snapshot, actual);
-      if (actual != expectedRevision) {
-        throw new RevisionConflict(key, expectedRevision, actual);
+    public void save(LeaseWrite write) {
+      long actual = delegate().load(write.key()).map(LeaseSnapshot::revision).orElse(0L);
+      delegate().save(new LeaseWrite(write.intent(), write.snapshot(), actual));
+      if (actual != write.expectedRevision()) {
+        throw new RevisionConflict(write.key(), write.expectedRevision(), actual);
       }
+    }
+
+    @Override
+    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+      return saveOneByOne(this, writes);
     }
   }
 
@@ -193,8 +239,13 @@ class ContractCatchesBrokenRepositoriesTest {
     }
 
     @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      delegate().save(fold(key), rekey(snapshot, fold(key)), expectedRevision);
+    public void save(LeaseWrite write) {
+      delegate()
+          .save(
+              new LeaseWrite(
+                  write.intent(),
+                  rekey(write.snapshot(), fold(write.key())),
+                  write.expectedRevision()));
     }
 
     private static String fold(String key) {
@@ -203,28 +254,77 @@ class ContractCatchesBrokenRepositoriesTest {
 
     private static LeaseSnapshot rekey(LeaseSnapshot s, String key) {
       return new LeaseSnapshot(
-          key, s.generation(), s.revision(), s.state(), s.holder(), s.updatedAt());
+          key, s.generation(), s.revision(), s.state(), s.holder(), s.ttl(), s.updatedAt());
     }
   }
 
   /** Keeps wall-clock times to the millisecond only. */
   static final class MillisecondTimes extends ForwardingRepository {
     @Override
-    public void save(String key, LeaseSnapshot s, long expectedRevision) {
-      LeaseSnapshot truncated =
-          new LeaseSnapshot(
-              s.key(),
-              s.generation(),
-              s.revision(),
-              s.state(),
-              s.holder(),
-              s.updatedAt().truncatedTo(ChronoUnit.MILLIS));
-      delegate().save(key, truncated, expectedRevision);
+    public void save(LeaseWrite write) {
+      LeaseSnapshot s = write.snapshot();
+      delegate()
+          .save(
+              new LeaseWrite(
+                  write.intent(),
+                  new LeaseSnapshot(
+                      s.key(),
+                      s.generation(),
+                      s.revision(),
+                      s.state(),
+                      s.holder(),
+                      s.ttl(),
+                      s.updatedAt().truncatedTo(ChronoUnit.MILLIS)),
+                  write.expectedRevision()));
+    }
+  }
+
+  /** Keeps the holder's TTL to the second only. */
+  static final class SecondTtls extends ForwardingRepository {
+    @Override
+    public void save(LeaseWrite write) {
+      LeaseSnapshot s = write.snapshot();
+      delegate()
+          .save(
+              new LeaseWrite(
+                  write.intent(),
+                  new LeaseSnapshot(
+                      s.key(),
+                      s.generation(),
+                      s.revision(),
+                      s.state(),
+                      s.holder(),
+                      Duration.ofSeconds(Math.max(1, s.ttl().toSeconds())),
+                      s.updatedAt()),
+                  write.expectedRevision()));
+    }
+  }
+
+  /** Saves a batch until the first conflict, then gives the rest up as failed. */
+  static final class BatchStopsAtFirstConflict extends ForwardingRepository {
+    @Override
+    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+      List<SaveOutcome> outcomes = new ArrayList<>();
+      RevisionConflict first = null;
+      for (LeaseWrite write : writes) {
+        if (first != null) {
+          outcomes.add(SaveOutcome.failed(write, first));
+          continue;
+        }
+        try {
+          save(write);
+          outcomes.add(SaveOutcome.saved(write));
+        } catch (RevisionConflict conflict) {
+          first = conflict;
+          outcomes.add(SaveOutcome.failed(write, conflict));
+        }
+      }
+      return outcomes;
     }
   }
 
   /** A correct compare-and-set over a map, for the defects below to build on. */
-  static class MapRepository extends ForwardingRepository {
+  static class MapRepository extends ForwardingRepository implements PrunableLeaseRepository {
     final Map<String, LeaseSnapshot> records = new HashMap<>(); // guarded by this
 
     @Override
@@ -238,29 +338,39 @@ class ContractCatchesBrokenRepositoriesTest {
     }
 
     @Override
-    public synchronized void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      LeaseSnapshot stored = records.get(LeaseKeys.requireValid(key));
+    public synchronized void save(LeaseWrite write) {
+      LeaseSnapshot stored = records.get(write.key());
       long actual = stored == null ? 0 : stored.revision();
-      if (actual != expectedRevision) {
-        throw new RevisionConflict(key, expectedRevision, actual);
+      if (actual != write.expectedRevision()) {
+        throw new RevisionConflict(write.key(), write.expectedRevision(), actual);
       }
-      records.put(key, snapshot);
+      records.put(write.key(), write.snapshot());
+    }
+
+    @Override
+    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+      return saveOneByOne(this, writes);
+    }
+
+    @Override
+    public synchronized int prune(Duration olderThan) {
+      throw new AssertionError("this repository does not prune");
     }
   }
 
-  /** Deletes a record when it is released, so the next holder starts again at generation 1. */
+  /** Deletes a record when it is released, so the next holder starts again. */
   static final class ForgetsTombstones extends MapRepository {
     @Override
-    public synchronized void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      super.save(key, snapshot, expectedRevision);
-      if (snapshot.state() == LeaseState.RELEASED) {
-        records.remove(key);
+    public synchronized void save(LeaseWrite write) {
+      super.save(write);
+      if (write.snapshot().state() == LeaseState.RELEASED) {
+        records.remove(write.key());
       }
     }
   }
 
   /** Prunes tombstones without leaving a floor. */
-  static final class PrunesWithoutFloor extends MapRepository implements PrunableLeaseRepository {
+  static final class PrunesWithoutFloor extends MapRepository {
     @Override
     public synchronized int prune(Duration olderThan) {
       if (olderThan.isNegative()) {
@@ -272,12 +382,48 @@ class ContractCatchesBrokenRepositoriesTest {
     }
   }
 
+  /** Prunes with a generation floor, but a pruned key's revisions start again from 1. */
+  static final class PrunesAndRestartsRevisions extends MapRepository {
+    private long generationFloor; // guarded by this
+
+    @Override
+    public synchronized Optional<LeaseSnapshot> load(String key) {
+      Optional<LeaseSnapshot> stored = super.load(key);
+      if (stored.isPresent() || generationFloor == 0) {
+        return stored;
+      }
+      return Optional.of(LeaseSnapshot.floor(key, generationFloor, 1, Instant.EPOCH));
+    }
+
+    @Override
+    public synchronized void save(LeaseWrite write) {
+      LeaseSnapshot stored = records.get(write.key());
+      long actual = stored != null ? stored.revision() : generationFloor == 0 ? 0 : 1;
+      if (actual != write.expectedRevision()) {
+        throw new RevisionConflict(write.key(), write.expectedRevision(), actual);
+      }
+      records.put(write.key(), write.snapshot());
+    }
+
+    @Override
+    public synchronized int prune(Duration olderThan) {
+      int before = records.size();
+      for (LeaseSnapshot record : List.copyOf(records.values())) {
+        if (!record.isHeld() && olderThan.isZero()) {
+          generationFloor = Math.max(generationFloor, record.generation());
+          records.remove(record.key());
+        }
+      }
+      return before - records.size();
+    }
+  }
+
   /** A fence that excludes nobody. */
   static final class NoFence extends ForwardingRepository {
     @Override
     public Fence lockFence(String key) {
       LeaseKeys.requireValid(key);
-      return () -> {};
+      return fence(() -> {});
     }
   }
 
@@ -289,7 +435,17 @@ class ContractCatchesBrokenRepositoriesTest {
     public Fence lockFence(String key) throws InterruptedException {
       LeaseKeys.requireValid(key);
       permit.acquire();
-      return permit::release;
+      return new Fence() {
+        @Override
+        public boolean isHeld() {
+          return true;
+        }
+
+        @Override
+        public void close() {
+          permit.release();
+        }
+      };
     }
   }
 
@@ -301,7 +457,7 @@ class ContractCatchesBrokenRepositoriesTest {
     public Fence lockFence(String key) throws InterruptedException {
       LeaseKeys.requireValid(key);
       permit.acquire();
-      return once(permit);
+      return fence(permit::release);
     }
   }
 
@@ -313,7 +469,7 @@ class ContractCatchesBrokenRepositoriesTest {
     public Fence lockFence(String key) {
       LeaseKeys.requireValid(key);
       permit.acquireUninterruptibly();
-      return once(permit);
+      return fence(permit::release);
     }
   }
 
@@ -321,9 +477,9 @@ class ContractCatchesBrokenRepositoriesTest {
   @SuppressWarnings("try") // the fence is held for the extent of the try block
   static final class SaveTakesTheFence extends ForwardingRepository {
     @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
-      try (Fence fence = delegate().lockFence(key)) {
-        delegate().save(key, snapshot, expectedRevision);
+    public void save(LeaseWrite write) {
+      try (Fence fence = delegate().lockFence(write.key())) {
+        delegate().save(write);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
@@ -331,13 +487,34 @@ class ContractCatchesBrokenRepositoriesTest {
     }
   }
 
-  private static LeaseRepository.Fence once(Semaphore permit) {
-    boolean[] released = {false};
-    return () -> {
-      synchronized (released) {
-        if (!released[0]) {
-          released[0] = true;
-          permit.release();
+  /** Routes a batch through the repository's own (broken) save. */
+  private static List<SaveOutcome> saveOneByOne(
+      LeaseRepository repository, List<LeaseWrite> writes) {
+    List<SaveOutcome> outcomes = new ArrayList<>();
+    for (LeaseWrite write : writes) {
+      try {
+        repository.save(write);
+        outcomes.add(SaveOutcome.saved(write));
+      } catch (RevisionConflict | LeaseRepositoryFailure failure) {
+        outcomes.add(SaveOutcome.failed(write, failure));
+      }
+    }
+    return outcomes;
+  }
+
+  /** A fence whose release runs once, however often it is closed. */
+  private static LeaseRepository.Fence fence(Runnable release) {
+    AtomicBoolean released = new AtomicBoolean();
+    return new LeaseRepository.Fence() {
+      @Override
+      public boolean isHeld() {
+        return !released.get();
+      }
+
+      @Override
+      public void close() {
+        if (released.compareAndSet(false, true)) {
+          release.run();
         }
       }
     };

@@ -1,13 +1,13 @@
 package dev.rivus.agentkit.lease.testkit;
 
-import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 
-/** The memory repository passes the repository contract. */
-class MemoryLeaseRepositoryContractTest extends LeaseRepositoryContract {
+/** The memory repository passes the repository contract, pruning included. */
+class MemoryLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract {
 
   @Override
-  protected LeaseRepository createRepository() {
+  protected PrunableLeaseRepository createRepository() {
     return new MemoryLeaseRepository();
   }
 }
