@@ -34,14 +34,17 @@ class AcquireAndTakeoverTest {
   }
 
   @Test
-  void firstAcquisitionGetsGenerationOneAndWritesAHeldRecord() {
+  void firstAcquisitionGetsTheWallClockInMicrosecondsAsGenerationAndWritesAHeldRecord() {
+    long expected = LeaseSnapshot.firstGeneration(holderPlatform.now());
     try (Lease lease = holder.acquire("task:42")) {
-      assertThat(lease.generation()).isEqualTo(1);
+      assertThat(lease.generation()).isEqualTo(expected);
+      assertThat(expected).isEqualTo(1_767_225_600_000_000L); // 2026-01-01T00:00:00Z
       assertThat(lease.key()).isEqualTo("task:42");
       assertThat(lease.isHeld()).isTrue();
       LeaseSnapshot stored = repository.load("task:42").orElseThrow();
       assertThat(stored.isHeld()).isTrue();
-      assertThat(stored.generation()).isEqualTo(1);
+      assertThat(stored.generation()).isEqualTo(expected);
+      assertThat(stored.ttl()).isEqualTo(TTL);
       assertThat(stored.holder()).isEqualTo(lease.holder());
       assertThat(stored.holder().process()).isEqualTo(holderPlatform.currentProcess());
     }
@@ -81,8 +84,9 @@ class AcquireAndTakeoverTest {
                 assertThat(held.ttl()).isEqualTo(TTL);
               })
           .hasMessage(
-              "lease 'task:42' is held by build-7 pid 100 (generation 1); observed unchanged for"
-                  + " 0.0 s of a 10.0 s TTL");
+              "lease 'task:42' is held by build-7 pid 100 (generation "
+                  + lease.generation()
+                  + "); observed unchanged for 0.0 s of a 10.0 s TTL");
     }
   }
 
@@ -224,7 +228,7 @@ class AcquireAndTakeoverTest {
     lease.close();
 
     try (Lease next = observer.acquire("task", Duration.ofSeconds(1))) {
-      assertThat(next.generation()).isEqualTo(2);
+      assertThat(next.generation()).isEqualTo(lease.generation() + 1);
     }
   }
 

@@ -29,16 +29,35 @@ class LeaseConfigTest {
   void rejectsZeroNegativeAndMissingDurations() {
     assertThatThrownBy(() -> LeaseConfig.of(Duration.ZERO, Duration.ofSeconds(1)))
         .isInstanceOf(LeaseConfigInvalid.class)
-        .hasMessage("ttl must be positive, was PT0S");
+        .hasMessageStartingWith("ttl must be at least PT1S, was PT0S");
     assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(-1)))
         .isInstanceOf(LeaseConfigInvalid.class)
-        .hasMessage("heartbeat must be positive, was PT-1S");
+        .hasMessageStartingWith("heartbeat must be at least PT0.01S, was PT-1S");
     assertThatThrownBy(() -> LeaseConfig.of(null, Duration.ofSeconds(1)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessage("ttl must not be null");
     assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(1), null))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessage("heartbeat must not be null");
+  }
+
+  @Test
+  void rejectsATtlBelowTheFloorThatTheSchedulerAndRepositoriesCanHonour() {
+    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofNanos(2), Duration.ofNanos(1)))
+        .isInstanceOfSatisfying(
+            LeaseConfigInvalid.class, e -> assertThat(e.setting()).isEqualTo("ttl"))
+        .hasMessageStartingWith("ttl must be at least PT1S, was PT0.000000002S")
+        .hasMessageContaining("too little time to stop");
+    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofMillis(999), Duration.ofMillis(100)))
+        .isInstanceOf(LeaseConfigInvalid.class)
+        .hasMessageStartingWith("ttl must be at least PT1S, was PT0.999S");
+    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(9)))
+        .isInstanceOfSatisfying(
+            LeaseConfigInvalid.class, e -> assertThat(e.setting()).isEqualTo("heartbeat"))
+        .hasMessageStartingWith("heartbeat must be at least PT0.01S, was PT0.009S");
+
+    LeaseConfig shortest = LeaseConfig.of(LeaseConfig.MIN_TTL, LeaseConfig.MIN_HEARTBEAT);
+    assertThat(shortest.ttl()).isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test

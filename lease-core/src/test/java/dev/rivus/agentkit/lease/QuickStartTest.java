@@ -41,12 +41,11 @@ class QuickStartTest {
     String saved = quickStart(leaseDirectory);
 
     assertThat(saved).isEqualTo("result");
-    assertThat(store.saved).containsExactly("result@1");
     assertThat(longWorkRuns).isEqualTo(1);
     try (LeaseRepository repository = FileLeaseRepository.open(leaseDirectory)) {
       LeaseSnapshot tombstone = repository.load("task:42").orElseThrow();
       assertThat(tombstone.state()).isEqualTo(LeaseState.RELEASED);
-      assertThat(tombstone.generation()).isEqualTo(1);
+      assertThat(store.saved).containsExactly("result@" + tombstone.generation());
     }
   }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -97,6 +99,113 @@ class ReviewedEdgeCasesTest {
     lease.close();
 
     assertThat(interruptedAfterwards.get(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  /**
+   * The cause of a flaky failure under load: the loss is declared before it is delivered, and work
+   * that meets an interrupt from elsewhere in between must still report the loss and keep that
+   * interrupt. Here the delivery is held back until the work has ended.
+   */
+  @Test
+  void anInterruptFromElsewhereMetBeforeTheLossIsDeliveredIsKept() throws Exception {
+    Lease lease = manager.acquire("task");
+    CountDownLatch working = new CountDownLatch(1);
+    platform.holdLane(LeaseScheduler.Lane.INTERRUPTS);
+    Future<Boolean> interruptedAfterwards =
+        threads.submit(
+            () -> {
+              try {
+                lease.runFenced(
+                    token -> {
+                      working.countDown();
+                      Thread.currentThread().interrupt(); // from elsewhere
+                      awaitLoss(token);
+                      Thread.sleep(10_000); // throws at once, clearing the flag
+                      return null;
+                    });
+                return false;
+              } catch (LeaseLost expected) {
+                return Thread.currentThread().isInterrupted();
+              }
+            });
+    assertThat(working.await(10, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<Void> closed = CompletableFuture.runAsync(lease::close, threads);
+
+    assertThat(interruptedAfterwards.get(10, TimeUnit.SECONDS))
+        .as("the outside interrupt after runFenced reported the loss")
+        .isTrue();
+    platform.releaseLane(LeaseScheduler.Lane.INTERRUPTS);
+    closed.get(10, TimeUnit.SECONDS);
+  }
+
+  /**
+   * The same race, the other way: the work consumed an interrupt from elsewhere, then the loss was
+   * delivered before the work reported its InterruptedException.
+   */
+  @Test
+  void anInterruptFromElsewhereConsumedJustBeforeTheLossIsDeliveredIsKept() throws Exception {
+    Lease lease = manager.acquire("task");
+    platform.holdLane(LeaseScheduler.Lane.INTERRUPTS);
+    CountDownLatch working = new CountDownLatch(1);
+    CountDownLatch consumed = new CountDownLatch(1);
+    CountDownLatch delivered = new CountDownLatch(1);
+    Future<Boolean> interruptedAfterwards =
+        threads.submit(
+            () -> {
+              try {
+                lease.runFenced(
+                    token -> {
+                      working.countDown();
+                      Thread.currentThread().interrupt(); // from elsewhere
+                      awaitLoss(token);
+                      InterruptedException fromElsewhere;
+                      try {
+                        Thread.sleep(10_000);
+                        throw new AssertionError("the sleep was not interrupted");
+                      } catch (InterruptedException e) {
+                        fromElsewhere = e;
+                      }
+                      consumed.countDown();
+                      awaitUninterruptibly(delivered);
+                      throw fromElsewhere;
+                    });
+                return false;
+              } catch (LeaseLost expected) {
+                return Thread.currentThread().isInterrupted();
+              }
+            });
+    assertThat(working.await(10, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<Void> closed = CompletableFuture.runAsync(lease::close, threads);
+    assertThat(consumed.await(10, TimeUnit.SECONDS)).isTrue();
+
+    platform.releaseLane(LeaseScheduler.Lane.INTERRUPTS); // our interrupt reaches the work now
+    delivered.countDown();
+
+    assertThat(interruptedAfterwards.get(10, TimeUnit.SECONDS))
+        .as("the outside interrupt after runFenced reported the loss")
+        .isTrue();
+    closed.get(10, TimeUnit.SECONDS);
+  }
+
+  /** Waits for the latch whatever interrupts come, and leaves the flag as it found or got it. */
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (latch.getCount() > 0) {
+      try {
+        latch.await();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void awaitLoss(FenceToken token) {
+    while (token.isHeld()) {
+      Thread.onSpinWait();
+    }
   }
 
   @Test

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -59,12 +58,15 @@ public final class DefaultLeaseManager implements LeaseManager {
    * @param repository where records live
    * @param config TTL and heartbeat
    * @param platform clocks, scheduler and process facts
-   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if an argument is null
    */
   public DefaultLeaseManager(LeaseRepository repository, LeaseConfig config, Platform platform) {
-    this.repository = Objects.requireNonNull(repository, "repository");
-    this.timing = new Timing(Objects.requireNonNull(config, "config"));
-    this.platform = Objects.requireNonNull(platform, "platform");
+    if (repository == null || config == null || platform == null) {
+      throw new IllegalArgumentException("repository, config and platform must not be null");
+    }
+    this.repository = repository;
+    this.timing = new Timing(config);
+    this.platform = platform;
     this.self = platform.currentProcess();
     this.observations = new Observations(platform::nanoTime, config.ttl());
     this.scheduler = platform.newScheduler("lease-" + managerId);

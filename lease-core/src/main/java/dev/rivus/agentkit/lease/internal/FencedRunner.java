@@ -182,13 +182,9 @@ final class FencedRunner {
     try {
       result = work.run();
     } catch (InterruptedException e) {
-      if (call.interruptedByLoss()) {
-        throw withSuppressed(lease.lossOrReleased().rethrown(), e);
-      }
-      if (lease.signal().isLost()) {
-        // The lease was lost, but its interrupt is not delivered yet: this interrupt came from
-        // elsewhere. Report the loss, and keep that interrupt for the caller.
-        call.keepOutsideInterrupt();
+      if (call.interruptedByLoss() || lease.signal().isLost()) {
+        // Reported as the loss; an interrupt from elsewhere that caused it is kept for the caller.
+        call.workInterruptedAfterLoss();
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
       }
       throw e;

@@ -69,12 +69,17 @@ final class WorkCall implements LossSignal.Participant, FenceToken {
   }
 
   /**
-   * The work met an interrupt from elsewhere after the loss was declared but before it was
-   * delivered; the work's {@code InterruptedException} is reported as the loss, so the interrupt is
-   * set again when the run ends, and the delivery that comes later leaves the thread alone.
+   * Called on the work's thread when the work ended with an {@code InterruptedException} after the
+   * loss, which is then reported as {@code LeaseLost}. Decides whether that exception came from an
+   * interrupt from elsewhere, which must then be set again when the run ends: it did if our
+   * interrupt was not delivered yet, or if ours is still pending (so the exception predates it).
+   * Otherwise it consumed ours, and an interrupt from elsewhere pending at our delivery is restored
+   * as usual.
    */
-  synchronized void keepOutsideInterrupt() {
-    keepOutsideInterrupt = true;
+  synchronized void workInterruptedAfterLoss() {
+    if (!interruptedByUs || thread.isInterrupted()) {
+      keepOutsideInterrupt = true;
+    }
   }
 
   /** Whether an interrupt of the thread came from this call (a loss), not from elsewhere. */

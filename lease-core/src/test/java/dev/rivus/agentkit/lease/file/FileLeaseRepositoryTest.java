@@ -135,7 +135,8 @@ class FileLeaseRepositoryTest {
 
     JsonNode json = new ObjectMapper().readTree(jsonFiles(repository).get(0).toFile());
 
-    assertThat(json.get("format").asInt()).isEqualTo(1);
+    assertThat(json.get("format").asInt()).isEqualTo(2);
+    assertThat(json.get("ttl").asText()).isEqualTo("PT1M");
     assertThat(json.get("key").asText()).isEqualTo("task:42");
     assertThat(json.get("generation").asLong()).isEqualTo(3);
     assertThat(json.get("revision").asLong()).isEqualTo(5);
