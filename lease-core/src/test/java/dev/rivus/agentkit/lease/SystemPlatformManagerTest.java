@@ -5,9 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -59,6 +63,53 @@ class SystemPlatformManagerTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> liveThreadsNamed(name) == 0);
     assertThat(lease.lost().toCompletableFuture().get().reason())
         .isEqualTo(LeaseLost.Reason.RELEASED);
+  }
+
+  /**
+   * Threads per manager are bounded: one timer and a few per lane, however many leases it holds and
+   * however many repository calls hang, and whatever the leases' work does.
+   */
+  @Test
+  void threadsDoNotGrowWithLeasesOrWithHungRepositoryCalls() throws Exception {
+    FlakyRepository repository = new FlakyRepository(new MemoryLeaseRepository());
+    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100));
+    ExecutorService closers = Executors.newFixedThreadPool(20);
+    try (LeaseManager manager = LeaseManager.create(repository, config)) {
+      String name = managerThreadPrefix(manager);
+      List<Lease> leases = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        leases.add(manager.acquire("task-" + i));
+      }
+      List<CompletableFuture<Object>> running = new ArrayList<>();
+      for (Lease lease : leases.subList(0, 20)) {
+        running.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return lease.runUntilLost(
+                        () -> new CountDownLatch(1).await(10, TimeUnit.MINUTES));
+                  } catch (Exception e) {
+                    return e;
+                  }
+                }));
+      }
+
+      repository.hang();
+      for (Lease lease : leases.subList(100, 200)) {
+        closers.execute(lease::close); // releases that hang too
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> leases.stream().noneMatch(Lease::isHeld));
+      for (CompletableFuture<Object> work : running) {
+        assertThat(work.get(10, TimeUnit.SECONDS)).isInstanceOf(LeaseLost.class);
+      }
+
+      assertThat(liveThreadsNamed(name))
+          .as("threads of a manager with 200 leases and hung calls")
+          .isLessThanOrEqualTo(6);
+      repository.unhang();
+    } finally {
+      closers.shutdownNow();
+    }
   }
 
   private static String managerThreadPrefix(LeaseManager manager) {

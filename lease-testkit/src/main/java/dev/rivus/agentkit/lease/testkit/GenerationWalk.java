@@ -114,14 +114,18 @@ final class GenerationWalk {
     }
     String key = keys.get(random.nextInt(keys.size()));
     Optional<LeaseSnapshot> stored = repository.load(key);
-    long before = stored.map(LeaseSnapshot::generation).orElse(0L);
+    // A key with no record starts at the wall clock in microseconds, one above a stored one.
+    long next =
+        stored
+            .map(snapshot -> snapshot.generation() + 1)
+            .orElse(LeaseSnapshot.firstGeneration(node.platform.now()));
     try {
       Lease lease =
           maxWait.isZero() ? node.manager.acquire(key) : node.manager.acquire(key, maxWait);
       log.add(node + " acquires " + key + " within " + maxWait + ": " + lease.generation());
       assertThat(lease.generation())
           .as("generation of a new acquisition of %s: one above the stored one", key)
-          .isEqualTo(before + 1)
+          .isEqualTo(next)
           .isGreaterThan(newestOf(key));
       node.leases.add(lease);
       newest.put(key, lease);
@@ -131,7 +135,7 @@ final class GenerationWalk {
       count("held");
       assertThat(held.generation())
           .as("generation reported by LeaseHeld")
-          .isGreaterThanOrEqualTo(before);
+          .isGreaterThanOrEqualTo(stored.map(LeaseSnapshot::generation).orElse(0L));
     }
   }
 
@@ -234,7 +238,7 @@ final class GenerationWalk {
 
   /**
    * After every step: generations only rise, and a record shows the newest acquisition (a floor
-   * left by pruning, revision 0, may stand higher).
+   * left by pruning may stand higher).
    */
   private void checkRecords() {
     for (String key : keys) {
@@ -245,7 +249,7 @@ final class GenerationWalk {
           .isGreaterThanOrEqualTo(highestStored.getOrDefault(key, 0L))
           .isGreaterThanOrEqualTo(newestOf(key));
       highestStored.put(key, generation);
-      if (stored.isPresent() && stored.get().revision() > 0) {
+      if (stored.isPresent() && !stored.get().isFloor()) {
         assertThat(generation).as("generation of the record of %s", key).isEqualTo(newestOf(key));
       }
       if (stored.isPresent() && stored.get().isHeld()) {

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -409,7 +411,7 @@ public abstract class LeaseRepositoryContract {
     assertThat(won).as("revisions won, in order").isEqualTo(range(2, last.revision()));
     assertThat(last.generation())
         .as("final generation")
-        .isEqualTo(1 + outcome.generationRaisesWon());
+        .isEqualTo(Samples.first("contended", "seed").generation() + outcome.generationRaisesWon());
   }
 
   private static List<Long> wonTwice(List<Long> sorted) {
@@ -527,10 +529,18 @@ public abstract class LeaseRepositoryContract {
                     try {
                       lease.runFenced(
                           token -> {
+                            // Like a call that ignores interrupts: only its cancel action ends it.
                             token.onLoss(cancelled::countDown);
                             working.countDown();
-                            new CountDownLatch(1).await();
-                            return null;
+                            boolean interrupted = false;
+                            while (cancelled.getCount() > 0) {
+                              try {
+                                cancelled.await();
+                              } catch (InterruptedException e) {
+                                interrupted = true;
+                              }
+                            }
+                            return interrupted;
                           });
                       return null;
                     } catch (Throwable ended) {
@@ -554,6 +564,50 @@ public abstract class LeaseRepositoryContract {
           .as("the work's cancel action ran")
           .isTrue();
       assertThat(lease.isHeld()).as("the lease is held after its fence was lost").isFalse();
+    }
+  }
+
+  /**
+   * Closing a lease releases it even while its thread is being interrupted, over and over, as the
+   * tombstone is written (the pattern of Spring Integration's {@code testBothLock}): an interrupt
+   * that reached the repository call itself would otherwise leave the record held, and everyone
+   * would wait out the TTL. The closing thread's interrupt is kept.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void closingALeaseWhileItsThreadIsInterruptedStillReleasesIt() throws Exception {
+    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(30), Duration.ofSeconds(5));
+    try (LeaseManager leases = LeaseManager.create(repository(), config)) {
+      for (int round = 0; round < 10; round++) {
+        Lease lease = leases.acquire("interrupted-close");
+        CountDownLatch closerReady = new CountDownLatch(1);
+        AtomicBoolean closed = new AtomicBoolean();
+        AtomicReference<Thread> closer = new AtomicReference<>();
+        Future<Boolean> closing =
+            workers()
+                .submit(
+                    () -> {
+                      closer.set(Thread.currentThread());
+                      closerReady.countDown();
+                      Thread.currentThread().interrupt(); // pending when close starts, at least
+                      lease.close();
+                      closed.set(true);
+                      return Thread.interrupted();
+                    });
+        assertThat(closerReady.await(patience().toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+        while (!closed.get() && !closing.isDone()) {
+          closer.get().interrupt();
+          Thread.onSpinWait();
+        }
+
+        assertThat(Workers.await(closing, patience(), "the closing thread"))
+            .as("the closing thread's interrupt is kept")
+            .isTrue();
+        assertThat(repository().load("interrupted-close").orElseThrow().state())
+            .as("the record after close, round %d", round)
+            .isEqualTo(LeaseState.RELEASED);
+      }
     }
   }
 
