@@ -87,6 +87,22 @@ public record LeaseWrite(Intent intent, LeaseSnapshot snapshot, long expectedRev
   }
 
   /**
+   * Tells whether this write may replace {@code stored}, the record now stored under the expected
+   * revision: a renewal or release only a record of its own generation, an acquisition only a
+   * record of a lower generation. Revisions alone would do if they never repeated; this also holds
+   * when a record was deleted by hand and created again from revision 1, where an old holder's
+   * revision could match a newer holder's record. A repository calls it inside its comparison.
+   *
+   * @param stored the stored record (or floor) whose revision matched
+   * @return {@code true} if the write may proceed; else it is a {@link RevisionConflict}
+   */
+  public boolean mayReplace(LeaseSnapshot stored) {
+    return intent == Intent.ACQUIRE
+        ? snapshot.generation() > stored.generation()
+        : snapshot.generation() == stored.generation();
+  }
+
+  /**
    * Tells whether the write raises the generation, so it must be durable when {@code save} returns.
    *
    * @return {@code true} for {@link Intent#ACQUIRE}

@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
+import dev.rivus.agentkit.lease.support.StoreIdentity;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -33,19 +34,26 @@ import java.util.Optional;
  * listing: a readable prefix and a hash), so no key can reach outside the directory. Record, lock
  * and temporary files are never deleted by the repository.
  *
- * <p>Thread-safe; any number of instances, in one process or many, may share a directory. An
- * instance holds no open file between calls, so {@link #close()} has nothing to release; a fence
+ * <p><b>Identity.</b> The directory is known by its real path (a symlink to it is the same store)
+ * and by its identity, which the repository holds open until {@link #close()}. If the directory is
+ * deleted or replaced while the repository runs, every later call fails with {@link
+ * dev.rivus.agentkit.lease.StoreLost}, so its holders give their leases up at once; a record file
+ * deleted under its holder is found at the next renewal, and the lease lost the same way.
+ *
+ * <p>Thread-safe; any number of instances, in one process or many, may share a directory. A fence
  * stays held until its own {@code close}.
  */
 public final class FileLeaseRepository implements LeaseRepository {
 
   private final Path directory;
   private final Options options;
+  private final StoreIdentity identity;
   private final RecordCodec codec = new RecordCodec();
 
-  private FileLeaseRepository(Path directory, Options options) {
+  private FileLeaseRepository(Path directory, Options options, StoreIdentity identity) {
     this.directory = directory;
     this.options = options;
+    this.identity = identity;
   }
 
   /**
@@ -76,7 +84,15 @@ public final class FileLeaseRepository implements LeaseRepository {
     if (directory == null || options == null) {
       throw new IllegalArgumentException("directory and options must not be null");
     }
-    return new FileLeaseRepository(LeaseDirectory.prepare(directory), options);
+    Path real = LeaseDirectory.prepare(directory);
+    StoreIdentity identity;
+    try {
+      identity = StoreIdentity.of(real, "lease directory", false);
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot open lease directory " + real + ": " + LeaseDirectory.describe(e, real), e);
+    }
+    return new FileLeaseRepository(real, options, identity);
   }
 
   /**
@@ -107,7 +123,9 @@ public final class FileLeaseRepository implements LeaseRepository {
    */
   @Override
   public Optional<LeaseSnapshot> load(String key) {
-    return read(key, new RecordNames(directory, LeaseKeys.requireValid(key)).record());
+    RecordNames names = new RecordNames(directory, LeaseKeys.requireValid(key));
+    identity.requireSame();
+    return read(key, names.record());
   }
 
   /**
@@ -121,6 +139,7 @@ public final class FileLeaseRepository implements LeaseRepository {
    */
   @Override
   public List<LeaseSnapshot> loadAll() {
+    identity.requireSame();
     List<LeaseSnapshot> all = new ArrayList<>();
     try (DirectoryStream<Path> records = Files.newDirectoryStream(directory, "*.json")) {
       for (Path file : records) {
@@ -176,22 +195,25 @@ public final class FileLeaseRepository implements LeaseRepository {
   public void save(LeaseWrite write) {
     String key = Objects.requireNonNull(write, "write").key();
     RecordNames names = new RecordNames(directory, key);
+    identity.requireSame();
     FileRangeLock.Held writeLock = writeLock(key, names);
     try {
-      compareAndWrite(key, names, write.snapshot(), write.expectedRevision());
+      identity.requireSame(); // replaced while we waited: the lock is on the new directory's file
+      compareAndWrite(key, names, write);
     } finally {
       writeLock.close();
     }
   }
 
   /** Runs under the key's write lock, which every writer of this directory takes. */
-  private void compareAndWrite(
-      String key, RecordNames names, LeaseSnapshot snapshot, long expectedRevision) {
-    long actual = read(key, names.record()).map(LeaseSnapshot::revision).orElse(0L);
-    if (actual != expectedRevision) {
-      throw new RevisionConflict(key, expectedRevision, actual);
+  private void compareAndWrite(String key, RecordNames names, LeaseWrite write) {
+    Optional<LeaseSnapshot> stored = read(key, names.record());
+    long actual = stored.map(LeaseSnapshot::revision).orElse(0L);
+    if (actual != write.expectedRevision()
+        || (stored.isPresent() && !write.mayReplace(stored.get()))) {
+      throw new RevisionConflict(key, write.expectedRevision(), actual);
     }
-    byte[] content = codec.encode(snapshot);
+    byte[] content = codec.encode(write.snapshot());
     try {
       DurableFiles.replace(names.record(), names.temporary(), content);
     } catch (IOException e) {
@@ -218,6 +240,7 @@ public final class FileLeaseRepository implements LeaseRepository {
   @Override
   public Fence lockFence(String key) throws InterruptedException {
     Path file = new RecordNames(directory, LeaseKeys.requireValid(key)).fenceLock();
+    identity.requireSame();
     FileRangeLock.Held held;
     try {
       held = FileRangeLock.of(file, 0, 1).lock();
@@ -268,6 +291,12 @@ public final class FileLeaseRepository implements LeaseRepository {
           key, "cannot read lease record " + file + ": " + LeaseDirectory.describe(e, file), e);
     }
     return Optional.of(codec.decode(key, file, bytes));
+  }
+
+  /** Lets go of the directory this repository holds open to know it by its identity. */
+  @Override
+  public void close() {
+    identity.close();
   }
 
   @Override

@@ -15,8 +15,9 @@ final class LeaseDirectory {
   private LeaseDirectory() {}
 
   /**
-   * Returns the absolute directory, created if missing (and its creation made durable), after a
-   * probe file showed that it is writable.
+   * Returns the real directory (absolute, links resolved, so that every name of it is one store),
+   * created if missing (and its creation made durable), after a probe file showed that it is
+   * writable.
    */
   static Path prepare(Path directory) {
     Path absolute = directory.toAbsolutePath().normalize();
@@ -33,6 +34,12 @@ final class LeaseDirectory {
       throw failure(absolute + " is not a directory, so it cannot hold lease records", null);
     }
     probeWritable(absolute);
+    Path real;
+    try {
+      real = absolute.toRealPath();
+    } catch (IOException e) {
+      throw failure("cannot resolve lease directory " + absolute + ": " + describe(e, absolute), e);
+    }
     Path parent = absolute.getParent();
     if (!existed && parent != null) {
       try {
@@ -47,7 +54,7 @@ final class LeaseDirectory {
             e);
       }
     }
-    return absolute;
+    return real;
   }
 
   /**

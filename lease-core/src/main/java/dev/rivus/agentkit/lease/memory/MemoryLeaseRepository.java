@@ -65,8 +65,11 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
     records.compute(
         key,
         (k, stored) -> {
-          long actual = stored != null ? stored.revision() : currentFloors().revision;
-          if (actual != write.expectedRevision()) {
+          LeaseSnapshot current =
+              stored != null ? stored : currentFloors().floorOf(key).orElse(null);
+          long actual = current != null ? current.revision() : 0;
+          if (actual != write.expectedRevision()
+              || (current != null && !write.mayReplace(current))) {
             throw new RevisionConflict(key, write.expectedRevision(), actual);
           }
           return write.snapshot();

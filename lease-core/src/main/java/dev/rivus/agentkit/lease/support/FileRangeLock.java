@@ -29,10 +29,11 @@ import org.jspecify.annotations.Nullable;
  * no fair, interruptible blocking wait.
  *
  * <p>The lock file is created when missing and never deleted: deleting it while another process
- * waits on it would let two processes lock two different files of the same name. Nothing else in
- * the process may open the lock file: on POSIX systems closing any descriptor of a file drops all
- * of the process's locks on it. Locks on network file systems are only as reliable as the server's
- * lock manager.
+ * waits on it would let two processes lock two different files of the same name. Should someone
+ * else delete or replace it, a held lock says so ({@link Held#isHeld()} turns false) and the next
+ * lock opens the new file. Nothing else in the process may open the lock file: on POSIX systems
+ * closing any descriptor of a file drops all of the process's locks on it. Locks on network file
+ * systems are only as reliable as the server's lock manager.
  *
  * <p>Instances are immutable and thread-safe; the {@link Held} lock they return may be released
  * from any thread.
@@ -300,13 +301,15 @@ public final class FileRangeLock {
     }
 
     /**
-     * Tells whether this lock is still held: not released, and its operating-system lock still
-     * valid.
+     * Tells whether this lock is still held and still excludes others: not released, its
+     * operating-system lock valid, and its lock file still the file at its path (a lock file
+     * deleted or replaced meanwhile is locked afresh by others, so a lock on the old one excludes
+     * nobody). Reads the file's attributes.
      *
      * @return {@code true} while held
      */
     public boolean isHeld() {
-      return !released.get() && lock.isValid();
+      return !released.get() && registration.file().stillGuards(lock);
     }
 
     /** Releases the lock; does nothing if it was already released. */

@@ -6,8 +6,10 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -91,12 +93,19 @@ final class LockFileRegistry {
     int users; // guarded by TABLE_LOCK
   }
 
-  /** One lock file and the single channel this process uses for its locks on it. */
+  /**
+   * One lock file and the single channel this process uses for its locks on it. The file is known
+   * by its identity ({@link BasicFileAttributes#fileKey()}, device and inode on Unix), read when
+   * the channel is opened: if the file at the path is deleted or replaced, locks taken through the
+   * old channel exclude nobody any more (others lock the new file), so they are reported as no
+   * longer held, and the next lock opens the new file.
+   */
   static final class LockedFile {
     final Path path;
     final Map<Range, Slot> slots = new HashMap<>(); // guarded by TABLE_LOCK
     int users; // guarded by TABLE_LOCK
     private @Nullable FileChannel channel; // guarded by this
+    private @Nullable Object channelKey; // guarded by this
     private int held; // guarded by this
 
     LockedFile(Path path) {
@@ -112,22 +121,25 @@ final class LockFileRegistry {
      */
     synchronized @Nullable FileLock tryLock(Range range) throws IOException {
       FileChannel open = channel;
-      if (open == null || !open.isOpen()) {
-        if (open != null && held > 0) {
+      if (open != null && (!open.isOpen() || !isStillAtPath(channelKey))) {
+        if (held > 0) {
           LOG.log(
               Level.WARNING,
-              "the lock channel of "
+              "the lock file "
                   + path
-                  + " was closed while "
+                  + " was deleted, replaced or closed while "
                   + held
-                  + " range(s) were held;"
-                  + " the operating system has released them");
-          held = 0;
+                  + " range(s) were held through it; they no longer exclude anyone");
         }
+        closeChannel();
+        open = null;
+      }
+      if (open == null) {
         open =
             FileChannel.open(
                 path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         channel = open;
+        channelKey = fileKey(path);
       }
       FileLock lock;
       try {
@@ -143,8 +155,33 @@ final class LockFileRegistry {
       return lock;
     }
 
+    /**
+     * Whether a lock taken through this file's channel still excludes others: the channel is the
+     * one open now, and the file at the path is still the one it opened.
+     */
+    synchronized boolean stillGuards(FileLock lock) {
+      return lock.isValid() && lock.channel() == channel && isStillAtPath(channelKey);
+    }
+
+    private boolean isStillAtPath(@Nullable Object key) {
+      if (key == null) {
+        return true; // this file system reports no identity: nothing to compare
+      }
+      try {
+        return key.equals(fileKey(path));
+      } catch (IOException gone) {
+        return false;
+      }
+    }
+
+    private static @Nullable Object fileKey(Path path) throws IOException {
+      return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+    }
+
     synchronized void release(FileLock lock) {
-      held--;
+      if (lock.channel() == channel) {
+        held--;
+      }
       try {
         lock.release();
       } catch (ClosedChannelException e) {
@@ -166,6 +203,7 @@ final class LockFileRegistry {
     synchronized void closeChannel() {
       FileChannel open = channel;
       channel = null;
+      channelKey = null;
       held = 0;
       if (open == null) {
         return;

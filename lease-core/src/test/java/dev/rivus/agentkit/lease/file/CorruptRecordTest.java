@@ -74,9 +74,28 @@ class CorruptRecordTest {
         edit("a holder that is a string", node -> node.put("holder", "someone")),
         edit("an unknown state", node -> node.put("state", "STOLEN")),
         edit("an unreadable updatedAt", node -> node.put("updatedAt", "yesterday")),
+        edit("a missing ttl", node -> node.without("ttl")),
+        edit("an unreadable ttl", node -> node.put("ttl", "a minute")),
+        edit("a ttl of zero", node -> node.put("ttl", "PT0S")),
         edit("a missing format", node -> node.without("format")),
         edit("format 0", node -> node.put("format", 0)),
         edit("the record of another key", node -> node.put("key", "task:8")));
+  }
+
+  @Test
+  void aRecordOfFormatOneIsReadWithTheLongestTtlSinceItsHoldersTtlIsUnknown() throws IOException {
+    ObjectNode formatOne = ((ObjectNode) JSON.readTree(valid)).put("format", 1);
+    formatOne.remove("ttl");
+    Files.writeString(record, formatOne.toString());
+
+    LeaseSnapshot read = repository.load(KEY).orElseThrow();
+
+    assertThat(read.ttl()).isEqualTo(dev.rivus.agentkit.lease.LeaseConfig.MAX_DURATION);
+    assertThat(read.generation()).isEqualTo(12);
+    repository.save(read.renewal(Samples.NOW)); // its holder, still running, renews it
+    assertThat(JSON.readTree(record.toFile()).get("format").asInt())
+        .as("format of the record rewritten")
+        .isEqualTo(2);
   }
 
   @ParameterizedTest(name = "{0}")

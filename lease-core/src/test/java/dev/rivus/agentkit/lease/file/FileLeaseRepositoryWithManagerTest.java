@@ -6,10 +6,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
+import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.platform.FakePlatform;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +65,72 @@ class FileLeaseRepositoryWithManagerTest {
 
       assertThatThrownBy(() -> rival.acquire("task:7")).isInstanceOf(LeaseHeld.class);
       lease.close();
+    }
+  }
+
+  @Test
+  void aDirectoryReachedThroughASymlinkIsTheSameStoreWithOneFence() throws Exception {
+    Path real = Files.createDirectories(directory.resolve("real"));
+    Path link = Files.createSymbolicLink(directory.resolve("link"), real);
+    FileLeaseRepository byLink = FileLeaseRepository.open(link);
+    FileLeaseRepository byName = FileLeaseRepository.open(real);
+
+    assertThat(byLink.directory()).isEqualTo(byName.directory());
+    try (var fence = byLink.lockFence("task:7")) {
+      CompletableFuture<Void> other =
+          CompletableFuture.runAsync(
+              () -> {
+                try (var second = byName.lockFence("task:7")) {
+                  // got it only after the first was released
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      assertThatThrownBy(() -> other.get(300, TimeUnit.MILLISECONDS))
+          .as("the fence taken through the other name")
+          .isInstanceOf(TimeoutException.class);
+      fence.close();
+      other.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aHolderWhoseRecordFileWasDeletedLosesItsLeaseAndTheNextHolderGetsAHigherToken() {
+    FileLeaseRepository repository = FileLeaseRepository.open(directory);
+    FakePlatform holderClock = new FakePlatform();
+    FakePlatform nextClock = new FakePlatform();
+    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+    try (LeaseManager holder = LeaseManager.create(repository, config, holderClock);
+        LeaseManager next = LeaseManager.create(repository, config, nextClock)) {
+      Lease lease = holder.acquire("task:7");
+      for (Path file : jsonFiles(repository.directory())) {
+        deleteQuietly(file); // rm *.json while the holder runs
+      }
+      nextClock.advance(Duration.ofSeconds(1));
+
+      try (Lease successor = next.acquire("task:7")) {
+        assertThat(successor.generation()).isGreaterThan(lease.generation());
+        holderClock.advance(config.heartbeat());
+        assertThat(lease.isHeld()).isFalse();
+        assertThat(lease.lost().toCompletableFuture().join().reason())
+            .isEqualTo(LeaseLost.Reason.TAKEN_OVER);
+      }
+    }
+  }
+
+  private static List<Path> jsonFiles(Path directory) {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.filter(f -> f.toString().endsWith(".json")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.delete(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -31,6 +31,32 @@ class FileRangeLockTest {
   }
 
   @Test
+  void aLockWhoseFileWasDeletedOrReplacedSaysItIsNoLongerHeldAndTheNextLockUsesTheNewFile()
+      throws Exception {
+    Path file = directory.resolve("fence.lock");
+    try (FileRangeLock.Held first = FileRangeLock.of(file, 0, 1).lock()) {
+      assertThat(first.isHeld()).isTrue();
+
+      java.nio.file.Files.delete(file); // as `rm *.lock` would, while the lock is held
+
+      assertThat(first.isHeld()).as("a lock on a deleted file").isFalse();
+      // Another range while the first is still open: it must lock the file now at the path.
+      try (FileRangeLock.Held second = FileRangeLock.of(file, 7, 1).lock(Duration.ofSeconds(10))) {
+        assertThat(second.isHeld()).as("a lock on the file now at the path").isTrue();
+        assertThat(file).exists();
+      }
+    }
+    try (FileRangeLock.Held third = FileRangeLock.of(file, 0, 1).lock(Duration.ofSeconds(10))) {
+      java.nio.file.Path replacement = directory.resolve("replacement.lock");
+      java.nio.file.Files.createFile(replacement);
+      java.nio.file.Files.move(
+          replacement, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+      assertThat(third.isHeld()).as("a lock on a replaced file").isFalse();
+    }
+  }
+
+  @Test
   void admitsOneThreadAtATimeAcrossLockInstancesWithoutOverlappingFileLockException()
       throws Exception {
     Path file = directory.resolve("one.lock");

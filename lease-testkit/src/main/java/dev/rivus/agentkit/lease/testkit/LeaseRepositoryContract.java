@@ -255,6 +255,51 @@ public abstract class LeaseRepositoryContract {
     assertThat(repository().load("task:42")).hasValue(winner.snapshot());
   }
 
+  /**
+   * A write whose revision matches but whose generation does not fit the stored record conflicts: a
+   * renewal or release of another generation (an old holder, after the record was deleted by hand
+   * and created again from revision 1), or an acquisition that does not raise the generation.
+   */
+  @Test
+  public void aWriteOfAnotherGenerationConflictsEvenWhenItsRevisionMatches() {
+    LeaseWrite stored = Samples.firstWrite("task:42", "newer-holder");
+    repository().save(stored);
+    long generation = stored.snapshot().generation();
+    LeaseSnapshot olderHolder =
+        new LeaseSnapshot(
+            "task:42",
+            generation - 5,
+            1,
+            LeaseState.HELD,
+            Samples.holder("older-holder"),
+            Samples.TTL,
+            Samples.TIME);
+    LeaseSnapshot sameGeneration =
+        new LeaseSnapshot(
+            "task:42",
+            generation,
+            1,
+            LeaseState.HELD,
+            Samples.holder("same-generation"),
+            Samples.TTL,
+            Samples.TIME);
+
+    for (LeaseWrite stale :
+        List.of(
+            olderHolder.renewal(Samples.TIME.plusSeconds(1)),
+            olderHolder.release(Samples.TIME.plusSeconds(1)),
+            olderHolder.acquisition(Samples.holder("x"), Samples.TTL, Samples.TIME),
+            new LeaseWrite(
+                LeaseWrite.Intent.ACQUIRE, sameGeneration.renewal(Samples.TIME).snapshot(), 1))) {
+      assertThatThrownBy(() -> repository().save(stale))
+          .as(
+              "%s of generation %d over generation %d",
+              stale.intent(), stale.snapshot().generation(), generation)
+          .isInstanceOf(RevisionConflict.class);
+    }
+    assertThat(repository().load("task:42")).hasValue(stored.snapshot());
+  }
+
   /** A save that expects a revision of a key never stored fails and creates nothing. */
   @Test
   public void saveOverMissingKeyWithNonZeroRevisionConflictsAndWritesNothing() {

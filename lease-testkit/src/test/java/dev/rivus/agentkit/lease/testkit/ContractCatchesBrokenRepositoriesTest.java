@@ -93,6 +93,13 @@ class ContractCatchesBrokenRepositoriesTest {
   }
 
   @Test
+  void aCompareOfRevisionsAloneIsCaught() {
+    assertContractFails(
+        ComparesRevisionsOnly::new,
+        LeaseRepositoryContract::aWriteOfAnotherGenerationConflictsEvenWhenItsRevisionMatches);
+  }
+
+  @Test
   void aBatchThatStopsAtTheFirstConflictIsCaught() {
     assertContractFails(
         BatchStopsAtFirstConflict::new,
@@ -341,10 +348,15 @@ class ContractCatchesBrokenRepositoriesTest {
     public synchronized void save(LeaseWrite write) {
       LeaseSnapshot stored = records.get(write.key());
       long actual = stored == null ? 0 : stored.revision();
-      if (actual != write.expectedRevision()) {
+      if (actual != write.expectedRevision()
+          || (stored != null && comparesGenerations() && !write.mayReplace(stored))) {
         throw new RevisionConflict(write.key(), write.expectedRevision(), actual);
       }
       records.put(write.key(), write.snapshot());
+    }
+
+    boolean comparesGenerations() {
+      return true;
     }
 
     @Override
@@ -355,6 +367,14 @@ class ContractCatchesBrokenRepositoriesTest {
     @Override
     public synchronized int prune(Duration olderThan) {
       throw new AssertionError("this repository does not prune");
+    }
+  }
+
+  /** Compares revisions only, so a stale holder's write matches a record created anew. */
+  static final class ComparesRevisionsOnly extends MapRepository {
+    @Override
+    boolean comparesGenerations() {
+      return false;
     }
   }
 
