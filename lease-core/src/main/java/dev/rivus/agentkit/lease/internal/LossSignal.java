@@ -1,6 +1,7 @@
 package dev.rivus.agentkit.lease.internal;
 
 import dev.rivus.agentkit.lease.LeaseLost;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import java.util.ArrayList;
@@ -23,6 +24,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class LossSignal {
 
+  /**
+   * What ended a lease. Cheap to make: the {@link LeaseLost} with its message and stack trace is
+   * made only when someone asks for it, so that closing a lease costs no exception.
+   */
+  record Loss(
+      String key,
+      long generation,
+      LeaseLost.Reason reason,
+      @Nullable LeaseSnapshot seen,
+      @Nullable Throwable cause) {}
+
   /** Something running under the lease that must react when it is lost. */
   interface Participant {
     /** Called once, on the interrupts lane; must not block for long. */
@@ -32,21 +44,22 @@ final class LossSignal {
   private final LeaseScheduler scheduler;
   private @Nullable CompletableFuture<LeaseLost> future; // guarded by this
   private @Nullable Set<Participant> participants; // guarded by this
-  private volatile @Nullable LeaseLost lost; // written under this
+  private volatile @Nullable Loss loss; // written under this
+  private volatile @Nullable LeaseLost exception; // made from loss on first demand
 
   LossSignal(LeaseScheduler scheduler) {
     this.scheduler = scheduler;
   }
 
   /** Declares the loss; returns false if the lease was already lost. Never blocks. */
-  boolean declare(LeaseLost loss) {
+  boolean declare(Loss declared) {
     List<Participant> toTell;
     CompletableFuture<LeaseLost> toComplete;
     synchronized (this) {
-      if (lost != null) {
+      if (loss != null) {
         return false;
       }
-      lost = loss;
+      loss = declared;
       toTell = participants == null ? List.of() : new ArrayList<>(participants);
       participants = null;
       toComplete = future;
@@ -56,14 +69,14 @@ final class LossSignal {
     }
     if (toComplete != null) {
       // Users' dependent stages may block: never run them on the declaring (often timer) thread.
-      scheduler.execute(Lane.NOTIFICATIONS, () -> toComplete.complete(loss));
+      scheduler.execute(Lane.NOTIFICATIONS, () -> toComplete.complete(exception()));
     }
     return true;
   }
 
   /** Adds a participant; returns false (and adds nothing) if the lease is already lost. */
   synchronized boolean join(Participant participant) {
-    if (lost != null) {
+    if (loss != null) {
       return false;
     }
     if (participants == null) {
@@ -79,28 +92,56 @@ final class LossSignal {
     }
   }
 
+  /** The loss as an exception, made once, on first demand; null while the lease is held. */
   @Nullable LeaseLost lost() {
-    return lost;
+    return loss == null ? null : exception();
+  }
+
+  /** Why the lease was lost, or null while it is held. */
+  LeaseLost.@Nullable Reason reason() {
+    Loss declared = loss;
+    return declared == null ? null : declared.reason();
   }
 
   boolean isLost() {
-    return lost != null;
+    return loss != null;
+  }
+
+  private LeaseLost exception() {
+    LeaseLost made = exception;
+    if (made == null) {
+      synchronized (this) {
+        made = exception;
+        if (made == null) {
+          Loss declared = java.util.Objects.requireNonNull(loss, "declared");
+          made =
+              new LeaseLost(
+                  declared.key(),
+                  declared.generation(),
+                  declared.reason(),
+                  declared.seen(),
+                  declared.cause());
+          exception = made;
+        }
+      }
+    }
+    return made;
   }
 
   CompletionStage<LeaseLost> stage() {
     CompletableFuture<LeaseLost> stage;
-    LeaseLost already;
+    boolean alreadyLost;
     synchronized (this) {
       if (future == null) {
         future = new CompletableFuture<>();
-        already = lost;
+        alreadyLost = loss != null;
       } else {
-        already = null;
+        alreadyLost = false;
       }
       stage = future;
     }
-    if (already != null) {
-      scheduler.execute(Lane.NOTIFICATIONS, () -> stage.complete(already));
+    if (alreadyLost) {
+      scheduler.execute(Lane.NOTIFICATIONS, () -> stage.complete(exception()));
     }
     return stage.minimalCompletionStage();
   }

@@ -109,10 +109,8 @@ final class ManagedLease implements Lease {
    * need not wait out the TTL. After a takeover or a lost store it names someone else or nothing.
    */
   private boolean recordMayStillBeOurs() {
-    LeaseLost loss = signal.lost();
-    return loss != null
-        && (loss.reason() == LeaseLost.Reason.EXPIRED
-            || loss.reason() == LeaseLost.Reason.FENCE_LOST);
+    LeaseLost.Reason reason = signal.reason();
+    return reason == LeaseLost.Reason.EXPIRED || reason == LeaseLost.Reason.FENCE_LOST;
   }
 
   /**
@@ -120,10 +118,9 @@ final class ManagedLease implements Lease {
    * on the timer): the log line, the interrupts and the {@code lost()} stage go to their lanes.
    */
   boolean lose(LeaseLost.Reason reason, @Nullable LeaseSnapshot seen, @Nullable Throwable cause) {
-    LeaseLost loss = new LeaseLost(key(), generation(), reason, seen, cause);
-    boolean first = signal.declare(loss);
+    boolean first = signal.declare(new LossSignal.Loss(key(), generation(), reason, seen, cause));
     if (first && reason != LeaseLost.Reason.RELEASED) {
-      manager.warnings().warn(loss.getMessage(), null);
+      manager.warnings().warn(() -> lossOrReleased().getMessage(), null);
       manager.forget(this);
     }
     return first;

@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import dev.rivus.agentkit.lease.platform.Platform;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes tombstones: when a lease is closed, when its manager closes (all in one batch), and when
@@ -39,7 +41,25 @@ final class Releases {
 
   /** Releases one closed lease's record if it is still ours; waits for it, never throws. */
   void release(ManagedLease lease) {
-    onRepositoryLane("lease '" + lease.key() + "'", () -> releaseIfOurs(lease.current()));
+    boolean interrupted = Thread.interrupted();
+    try {
+      RuntimeException failure = releaseIfOurs(lease.current());
+      if (failure == null) {
+        return;
+      }
+      if (Thread.interrupted()) {
+        interrupted = true; // an interrupt reached the call: try again where none can
+        onRepositoryLane(
+            "lease '" + lease.key() + "'",
+            () -> warnIfFailed(lease.current(), releaseIfOurs(lease.current())));
+      } else {
+        warnNotReleased(lease.current(), failure);
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Closes every lease of a closing manager and releases their records in one batch. */
@@ -77,7 +97,8 @@ final class Releases {
     for (int i = 0; i < outcomes.size(); i++) {
       LeaseException failure = outcomes.get(i).failure();
       if (failure instanceof RevisionConflict) {
-        releaseIfOurs(leases.get(i).current()); // renewed meanwhile: judge it again
+        // renewed meanwhile: judge it again
+        warnIfFailed(leases.get(i).current(), releaseIfOurs(leases.get(i).current()));
       } else if (failure != null) {
         warnNotReleased(leases.get(i).current(), failure);
       }
@@ -106,26 +127,46 @@ final class Releases {
 
   /** Undoes an acquisition that was written but will not be handed out. */
   void releaseQuietly(LeaseSnapshot acquired) {
-    onRepositoryLane("lease '" + acquired.key() + "'", () -> releaseIfOurs(acquired));
+    onRepositoryLane(
+        "lease '" + acquired.key() + "'", () -> warnIfFailed(acquired, releaseIfOurs(acquired)));
   }
 
-  /** Writes the tombstone if the record is still the one {@code mine} names; never throws. */
-  private void releaseIfOurs(LeaseSnapshot mine) {
+  /**
+   * Writes the tombstone if the record is still the one {@code mine} names.
+   *
+   * @return null once released, or found no longer ours; else the failure that stopped it
+   */
+  private @Nullable RuntimeException releaseIfOurs(LeaseSnapshot mine) {
     LeaseSnapshot current = mine;
     for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
       try {
         repository.save(current.release(platform.now()));
-        return;
+        return null;
       } catch (RevisionConflict conflict) {
-        Optional<LeaseSnapshot> stored = loadQuietly(mine.key());
+        Optional<LeaseSnapshot> stored;
+        try {
+          stored = repository.load(mine.key());
+        } catch (StoreLost lost) {
+          return null; // the store is gone, and the record with it
+        } catch (RuntimeException failure) {
+          return failure;
+        }
         if (stored.isEmpty() || !isSameHold(mine, stored.get())) {
-          return; // taken over or gone meanwhile: nothing of ours to release
+          return null; // taken over or gone meanwhile: nothing of ours to release
         }
         current = stored.get();
+      } catch (StoreLost lost) {
+        return null;
       } catch (RuntimeException failure) {
-        warnNotReleased(mine, failure);
-        return;
+        return failure;
       }
+    }
+    return null; // renewed three times under us: a round still runs; the record expires if so
+  }
+
+  private void warnIfFailed(LeaseSnapshot mine, @Nullable RuntimeException failure) {
+    if (failure != null) {
+      warnNotReleased(mine, failure);
     }
   }
 
@@ -133,14 +174,6 @@ final class Releases {
     return stored.isHeld()
         && stored.generation() == mine.generation()
         && stored.holder().equals(mine.holder());
-  }
-
-  private Optional<LeaseSnapshot> loadQuietly(String key) {
-    try {
-      return repository.load(key);
-    } catch (RuntimeException failure) {
-      return Optional.empty();
-    }
   }
 
   private void warnNotReleased(LeaseSnapshot mine, Throwable failure) {

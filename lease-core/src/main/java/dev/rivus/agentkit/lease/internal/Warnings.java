@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import java.lang.System.Logger.Level;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,13 +22,18 @@ final class Warnings {
   }
 
   void warn(String message, @Nullable Throwable cause) {
+    warn(() -> message, cause);
+  }
+
+  /** Logs a message made on the notifications lane, so that making it costs its caller nothing. */
+  void warn(Supplier<String> message, @Nullable Throwable cause) {
     scheduler.execute(
         Lane.NOTIFICATIONS,
         () -> {
           if (cause == null) {
             LOG.log(Level.WARNING, message);
           } else {
-            LOG.log(Level.WARNING, message, cause);
+            LOG.log(Level.WARNING, message.get(), cause);
           }
         });
   }
