@@ -110,10 +110,12 @@ public interface Lease extends AutoCloseable {
   <T, X extends Exception> T runUntilLost(LeaseWork<T, X> work) throws X, InterruptedException;
 
   /**
-   * Stops the heartbeat and releases the lease, leaving a tombstone with this generation.
-   * Interrupts fenced work still running on other threads, and completes {@link #lost()} with
-   * reason {@link LeaseLost.Reason#RELEASED}. Does nothing if already closed. A release the
-   * repository refuses is logged, not thrown: the lease then expires after the TTL.
+   * Stops renewing and releases the lease, leaving a tombstone with this generation, and returns
+   * once the tombstone is written. Interrupts fenced work still running on other threads, and
+   * completes {@link #lost()} with reason {@link LeaseLost.Reason#RELEASED}. Does nothing if
+   * already closed. An interrupt of the closing thread does not stop the release (it is kept for
+   * the caller). A release the repository refuses is logged, not thrown: the lease then expires
+   * after the TTL.
    */
   @Override
   void close();

@@ -7,8 +7,14 @@ import java.time.Duration;
 /**
  * Acquires leases from one repository with one configuration, and keeps them renewed.
  *
- * <p>A manager owns one scheduler thread and a small pool for repository calls; it owns no global
- * state. Closing it releases every lease it still holds and stops its threads. Thread-safe.
+ * <p>One renewer per manager renews every lease it holds in one batch per heartbeat ({@link
+ * LeaseRepository#saveAll}); each lease keeps its own revision and expiry. A manager runs on at
+ * most six threads, started when needed: one timer, which only changes state (a lease expires, a
+ * round falls due), two for repository calls, two for interrupts and cancel actions, and one for
+ * notifications (logging, {@link Lease#lost()} stages), so that nothing that blocks, not a hung
+ * repository call, a log write or a user's callback, delays a renewal or an expiry. It owns no
+ * global state. Closing it releases every lease it still holds, in one batch, and stops its
+ * threads. Thread-safe.
  *
  * <pre>{@code
  * try (LeaseManager leases = LeaseManager.create(FileLeaseRepository.open(dir), LeaseConfig.defaults());
