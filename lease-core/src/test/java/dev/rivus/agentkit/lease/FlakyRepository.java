@@ -12,6 +12,7 @@ final class FlakyRepository extends ForwardingRepository {
 
   private volatile boolean failing;
   private volatile CountDownLatch hang = new CountDownLatch(0);
+  private volatile CountDownLatch hangBatches = new CountDownLatch(0);
 
   FlakyRepository(LeaseRepository delegate) {
     super(delegate);
@@ -32,6 +33,15 @@ final class FlakyRepository extends ForwardingRepository {
 
   void unhang() {
     hang.countDown();
+  }
+
+  /** From now on, batches (renewal rounds) block until {@link #unhangBatches()}; saves go on. */
+  void hangBatches() {
+    hangBatches = new CountDownLatch(1);
+  }
+
+  void unhangBatches() {
+    hangBatches.countDown();
   }
 
   private void check(String key) {
@@ -66,6 +76,12 @@ final class FlakyRepository extends ForwardingRepository {
   public List<LeaseSnapshot> loadAll() {
     check("*");
     return super.loadAll();
+  }
+
+  @Override
+  public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+    awaitUninterruptibly(hangBatches);
+    return super.saveAll(writes);
   }
 
   @Override

@@ -133,4 +133,25 @@ class RenewalTest {
       hanging.unhang();
     }
   }
+
+  @Test
+  void aLeaseAcquiredWhileARenewalRoundHangsStillExpiresOnTime() throws Exception {
+    FlakyRepository hanging = new FlakyRepository(new MemoryLeaseRepository());
+    try (LeaseManager real =
+        LeaseManager.create(
+            hanging,
+            LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100)),
+            Platform.system())) {
+      Lease first = real.acquire("first");
+      hanging.hangBatches();
+      await().atMost(Duration.ofSeconds(10)).until(() -> !first.isHeld()); // its round hangs
+
+      Lease second = real.acquire("second"); // single saves still work
+      CompletableFuture<LeaseLost> lost = second.lost().toCompletableFuture();
+
+      await().atMost(Duration.ofSeconds(10)).until(lost::isDone);
+      assertThat(lost.join().reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+      hanging.unhangBatches();
+    }
+  }
 }

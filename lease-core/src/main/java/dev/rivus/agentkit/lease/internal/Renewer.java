@@ -59,13 +59,12 @@ final class Renewer {
     this.timing = manager.timing();
   }
 
-  /** A lease was acquired: make sure a tick comes by the time it falls due. */
-  void added(ManagedLease lease) {
-    synchronized (this) {
-      if (!roundRunning) {
-        tickBy(lease.dueNanos());
-      }
-    }
+  /**
+   * A lease was acquired: make sure a tick comes by the time it falls due, or, while a round runs
+   * (it may hang), by the time it must expire.
+   */
+  synchronized void added(ManagedLease lease) {
+    tickBy(roundRunning ? lease.deadlineNanos() : lease.dueNanos());
   }
 
   /** No tick or round starts after this; a round already running finishes. */
