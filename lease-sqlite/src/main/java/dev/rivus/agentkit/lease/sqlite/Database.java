@@ -2,6 +2,7 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Deque;
@@ -13,6 +14,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
@@ -41,7 +43,21 @@ import org.sqlite.jdbc4.JDBC4Connection;
  * <p>Why a hand-written pool rather than HikariCP: the connections are to a local file, need no
  * validation, keep-alive or eviction, and a repository needs only a handful of them. A pool library
  * would add a dependency and its own housekeeping thread (the library owns no threads), for about
- * forty lines here. Thread-safe.
+ * forty lines here.
+ *
+ * <p>Why an anchor connection: a {@link StoreIdentity} compares the file at the path with the one
+ * opened by inode number, which is sound only while no other file can get that number, that is
+ * while the file stays open. The pool may close all its connections (after failures), so one more
+ * connection stays open for the repository's life and is never used. It is an SQLite connection,
+ * not a Java channel on the file: closing any descriptor of a file drops every POSIX lock the
+ * process holds on it, and SQLite holds a shared lock on the database file for as long as a
+ * connection is open in WAL mode (seen in {@code /proc/locks}); closing a channel of our own would
+ * silently drop the locks of this process's other connections, SQLite's own bookkeeping of
+ * descriptors does not. Connections opened after the anchor never create the file: a pool that
+ * reconnected to a deleted database would otherwise leave an empty file that the next opener
+ * refuses.
+ *
+ * <p>Thread-safe.
  */
 final class Database implements AutoCloseable {
 
@@ -68,7 +84,11 @@ final class Database implements AutoCloseable {
   private final Map<SyncMode, ConcurrentLinkedDeque<Session>> idle = new EnumMap<>(SyncMode.class);
 
   private final AtomicInteger open = new AtomicInteger();
+  private final AtomicLong commits = new AtomicLong();
   private volatile boolean closed;
+  private volatile @Nullable StoreIdentity identity;
+  private volatile boolean opened;
+  private @Nullable Connection anchor; // guarded by this
 
   /** A unit of work on one connection; may be run again after a busy result. */
   @FunctionalInterface
@@ -90,6 +110,54 @@ final class Database implements AutoCloseable {
 
   SqliteFailures failures() {
     return failures;
+  }
+
+  /**
+   * Opens the anchor connection and fixes the identity every later call is checked against. Runs
+   * once, under the opening lock, after the file exists.
+   *
+   * @throws LeaseRepositoryFailure if the file cannot be opened or was replaced meanwhile
+   */
+  void anchor(StoreIdentity expected) {
+    Connection connection;
+    try {
+      connection = connect();
+    } catch (SQLException e) {
+      throw failures.translate(null, "opening the database", e);
+    }
+    if (!StoreIdentity.of(file).sameFileAs(expected)) {
+      closeQuietly(connection);
+      throw StorePath.unusable(file, "it was replaced by another file while being opened");
+    }
+    synchronized (this) {
+      anchor = connection;
+    }
+    identity = expected;
+  }
+
+  /**
+   * Marks the opening done: from now on, an SQLite error saying that the file is no longer a lease
+   * database is reported as {@link dev.rivus.agentkit.lease.StoreLost}, as is a file that vanished.
+   */
+  void opened() {
+    opened = true;
+  }
+
+  /**
+   * Checks that the file at the path is still the one opened.
+   *
+   * @throws dev.rivus.agentkit.lease.StoreLost if it is not
+   */
+  void checkIdentity() {
+    StoreIdentity current = identity;
+    if (current != null) {
+      current.check();
+    }
+  }
+
+  /** How many transactions this repository committed; for tests that count them. */
+  long commits() {
+    return commits.get();
   }
 
   /** Runs read-only work (autocommit statements, no write lock). */
@@ -129,6 +197,7 @@ final class Database implements AutoCloseable {
   private <T> T onConnection(
       @Nullable String key, String operation, @Nullable SyncMode mode, long start, Work<T> work) {
     requireOpen();
+    checkIdentity();
     borrowPermit(key, operation, start);
     Session session = null;
     boolean reusable = false;
@@ -150,7 +219,7 @@ final class Database implements AutoCloseable {
         } catch (SQLException e) {
           boolean clean = session == null || session.rollbackQuietly();
           if (!SqliteFailures.isBusy(e)) {
-            throw failures.translate(key, operation, e);
+            throw translate(key, operation, e);
           }
           if (!clean) {
             session.close();
@@ -177,6 +246,26 @@ final class Database implements AutoCloseable {
     } finally {
       giveBack(session, reusable);
     }
+  }
+
+  /**
+   * Reports a failure as the loss of the store when the file is gone or no longer a lease database,
+   * else as what SQLite says.
+   */
+  private LeaseRepositoryFailure translate(@Nullable String key, String operation, SQLException e) {
+    StoreIdentity current = identity;
+    if (current != null && opened) {
+      String change = current.change();
+      if (change != null) {
+        return current.lost(change, e);
+      }
+      if (SqliteFailures.meansNoLeaseDatabase(e)) {
+        return current.lost(
+            "is no longer a lease database (" + failures.explain(e) + ": " + e.getMessage() + ")",
+            e);
+      }
+    }
+    return failures.translate(key, operation, e);
   }
 
   private long backOff(@Nullable String key, String operation, long pause, long remaining) {
@@ -224,24 +313,41 @@ final class Database implements AutoCloseable {
     if (pooled != null) {
       return pooled;
     }
+    Session session = new Session(connect(), open, commits);
+    open.incrementAndGet();
+    try {
+      checkIdentity(); // opened by name: make sure it is still the file this repository opened
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+    return session;
+  }
+
+  /** Opens a connection to the existing file; never creates it (see the class description). */
+  private Connection connect() throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
+    config.resetOpenMode(SQLiteOpenMode.CREATE);
     config.setOpenMode(SQLiteOpenMode.READWRITE);
-    config.setOpenMode(SQLiteOpenMode.CREATE);
     config.setBusyTimeout(ATTEMPT_BUSY_TIMEOUT_MILLIS);
     if (MAC_OS) {
       // On macOS fsync() leaves data in the drive's cache; F_FULLFSYNC is what survives a power
-      // cut.
-      // With PRAGMA fullfsync on, SQLite uses it for checkpoints too.
+      // cut. With PRAGMA fullfsync on, SQLite uses it for checkpoints too.
       config.enableFullSync(true);
     }
     Properties properties = config.toProperties();
     String name = file.toString();
     // The file name is passed apart from the URL, so that '?' or '#' in a path are not parsed as
     // URL syntax.
-    Session session =
-        new Session(new JDBC4Connection("jdbc:sqlite:" + name, name, properties), open);
-    open.incrementAndGet();
-    return session;
+    return new JDBC4Connection("jdbc:sqlite:" + name, name, properties);
+  }
+
+  private static void closeQuietly(Connection connection) {
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // nothing more to release
+    }
   }
 
   private void giveBack(@Nullable Session session, boolean reusable) {
@@ -270,7 +376,7 @@ final class Database implements AutoCloseable {
     }
   }
 
-  /** Closes idle connections now and the others when they are given back. */
+  /** Closes idle connections and the anchor now, and the others when they are given back. */
   @Override
   public void close() {
     closed = true;
@@ -278,6 +384,14 @@ final class Database implements AutoCloseable {
       for (Session session = deque.pollFirst(); session != null; session = deque.pollFirst()) {
         session.close();
       }
+    }
+    Connection pinned;
+    synchronized (this) {
+      pinned = anchor;
+      anchor = null;
+    }
+    if (pinned != null) {
+      closeQuietly(pinned);
     }
   }
 
@@ -302,10 +416,5 @@ final class Database implements AutoCloseable {
         + ", writers waiting="
         + writeGate.getQueueLength()
         + "]";
-  }
-
-  static LeaseRepositoryFailure unusable(Path file, String why, @Nullable Throwable cause) {
-    return new LeaseRepositoryFailure(
-        null, "cannot open lease database " + file + ": " + why, cause);
   }
 }

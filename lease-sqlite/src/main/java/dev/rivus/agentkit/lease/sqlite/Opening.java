@@ -1,69 +1,59 @@
 package dev.rivus.agentkit.lease.sqlite;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The first steps on a database file: checks that say plainly what is wrong with the path, then the
- * schema, created on first open inside {@code BEGIN IMMEDIATE} (two processes opening a new file at
- * once create it exactly once) and recognized afterwards.
+ * Opens a lease database, under the opening lock of its fence file: creates a missing file, refuses
+ * one that cannot be this store (see {@link StorePath#checkExisting()}), pins the file with the
+ * database's anchor, switches it to WAL mode, and recognizes, creates or migrates its schema.
+ *
+ * <p>Under the lock no repository of this release sees a file that another one is creating, so a
+ * file that is empty or shorter than a header is never one being created: it was emptied or
+ * truncated, and is refused. The schema is still created and migrated inside {@code BEGIN
+ * IMMEDIATE}, re-read there, since processes of schema version 1 do not take the lock.
  */
 final class Opening {
 
-  private final Path file;
-  private final Database database;
+  private final StorePath store;
+  private final SqliteOptions options;
   private final Schema schema;
 
-  Opening(Path file, Database database) {
-    this.file = file;
-    this.database = database;
-    this.schema = new Schema(file);
+  Opening(StorePath store, SqliteOptions options) {
+    this.store = store;
+    this.options = options;
+    this.schema = new Schema(store.file());
   }
 
   /**
-   * Resolves the path and checks what SQLite would only report as "unable to open database file".
+   * Opens the database.
+   *
+   * @return the open database, anchored and checked
+   * @throws LeaseRepositoryFailure if the file cannot be this store, or cannot be opened
    */
-  static Path checkedPath(Path given) {
-    Path file = given.toAbsolutePath().normalize();
-    Path directory = file.getParent();
-    if (directory == null || file.getFileName() == null) {
-      throw Database.unusable(file, "the path names no file in a directory", null);
+  Database open() {
+    try (FileRangeLock.Held opening = store.lockForOpening(options.busyWait())) {
+      if (!store.checkExisting()) {
+        new Creation(store.file(), schema).create();
+      }
+      StoreIdentity identity = StoreIdentity.of(store.file());
+      Database database = new Database(store.file(), options);
+      try {
+        database.anchor(identity);
+        prepare(database);
+        database.opened();
+        return database;
+      } catch (RuntimeException e) {
+        database.close();
+        throw e;
+      }
     }
-    if (!Files.isDirectory(directory)) {
-      throw Database.unusable(
-          file,
-          "its directory "
-              + directory
-              + (Files.exists(directory) ? " is not a directory" : " does not exist")
-              + "; create it first",
-          null);
-    }
-    if (Files.isDirectory(file)) {
-      throw Database.unusable(file, "it is a directory, not a database file", null);
-    }
-    if (Files.exists(file) && !Files.isWritable(file)) {
-      throw Database.unusable(
-          file,
-          "the file is read-only (check its permissions, owner and immutable attribute, and whether"
-              + " the file system is mounted read-only); the lease repository writes to it",
-          null);
-    }
-    if (!Files.isWritable(directory)) {
-      throw Database.unusable(
-          file,
-          "its directory "
-              + directory
-              + " is read-only; SQLite creates the -wal and -shm files next to the database",
-          null);
-    }
-    return file;
   }
 
-  /** Recognizes or creates the schema and switches the file to WAL mode. */
-  void prepare() {
+  private void prepare(Database database) {
     database.write(
         null,
         "opening the database",
@@ -72,10 +62,13 @@ final class Opening {
           // Inspect before changing anything, so another application's database is left untouched.
           Schema.Found found = schema.inspect(session);
           useWal(session);
-          if (found == Schema.Found.EMPTY) {
+          if (found != Schema.Found.CURRENT) {
             session.begin();
-            if (schema.inspect(session) == Schema.Found.EMPTY) {
-              schema.create(session);
+            Schema.Found now = schema.inspect(session);
+            if (now == Schema.Found.EMPTY) {
+              schema.create(session.connection());
+            } else if (now == Schema.Found.VERSION_1) {
+              SchemaMigration.fromVersion1(session);
             }
             session.commit();
           }
@@ -88,12 +81,11 @@ final class Opening {
         ResultSet mode = statement.executeQuery("PRAGMA journal_mode = WAL")) {
       String actual = mode.next() ? mode.getString(1) : "unknown";
       if (!"wal".equalsIgnoreCase(actual)) {
-        throw Database.unusable(
-            file,
+        throw StorePath.unusable(
+            store.file(),
             "SQLite could not switch it to WAL mode (journal mode is "
                 + actual
-                + "); the file system may not support the shared memory WAL needs",
-            null);
+                + "); the file system may not support the shared memory WAL needs");
       }
     }
   }

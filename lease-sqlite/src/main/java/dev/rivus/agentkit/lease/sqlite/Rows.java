@@ -1,28 +1,24 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.HolderIdentity;
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** Reads and writes lease rows; the only place that knows the columns of {@code lease}. */
+/** Reads and binds lease rows; the only place that knows the columns of {@code lease}. */
 final class Rows {
-
-  /**
-   * The holder named by a floor snapshot: a placeholder, since the real last holder was pruned. A
-   * floor is a tombstone, so no one judges this holder's liveness.
-   */
-  static final HolderIdentity PRUNED =
-      new HolderIdentity(new ProcessIdentity("(pruned)", null, null, 1, null), "(pruned)");
 
   private Rows() {}
 
@@ -41,14 +37,25 @@ final class Rows {
     List<LeaseSnapshot> all = new ArrayList<>();
     try (ResultSet row = session.statement(Sql.SELECT_ALL).executeQuery()) {
       while (row.next()) {
-        all.add(snapshot(KeyBytes.decode(row.getBytes(12)), row));
+        all.add(snapshot(KeyBytes.decode(row.getBytes(14)), row));
       }
     }
     return all;
   }
 
+  /** The stored revision of a key, or {@code 0} if it has no record. */
+  static long revision(Session session, byte[] keyBytes) throws SQLException {
+    PreparedStatement select = session.statement(Sql.SELECT_REVISION);
+    select.setBytes(1, keyBytes);
+    try (ResultSet row = select.executeQuery()) {
+      return row.next() ? row.getLong(1) : 0;
+    }
+  }
+
   /**
-   * Maps the columns of {@link Sql#SELECT_RECORD}.
+   * Maps the columns of {@link Sql#SELECT_RECORD}. The TTL counts only if the row's last writer
+   * wrote it ({@code ttl_revision = revision}); a row last written by schema version 1 reads with
+   * the longest TTL any holder could have promised.
    *
    * @throws IllegalArgumentException if a stored value breaks a rule of the snapshot (a damaged
    *     row)
@@ -57,39 +64,34 @@ final class Rows {
     ProcessIdentity process =
         new ProcessIdentity(
             row.getString(4), row.getString(5), row.getString(6), row.getLong(7), row.getString(8));
+    long revision = row.getLong(2);
+    Duration ttl =
+        row.getLong(13) == revision ? Duration.ofNanos(row.getLong(12)) : LeaseConfig.MAX_DURATION;
     return new LeaseSnapshot(
         key,
         row.getLong(1),
-        row.getLong(2),
+        revision,
         LeaseState.valueOf(row.getString(3)),
         new HolderIdentity(process, row.getString(9)),
+        ttl,
         Instant.ofEpochSecond(row.getLong(10), row.getLong(11)));
   }
 
-  /**
-   * The generation floor left by pruning, as a snapshot of the key, or empty if nothing was pruned.
-   */
-  static Optional<LeaseSnapshot> floor(Session session, String key) throws SQLException {
+  /** The floors left by pruning. */
+  static Floor floor(Session session) throws SQLException {
     try (ResultSet row = session.statement(Sql.SELECT_FLOOR).executeQuery()) {
-      long floor = row.next() ? row.getLong(1) : 0;
-      if (floor <= 0) {
-        return Optional.empty();
-      }
-      Instant raisedAt = Instant.ofEpochSecond(row.getLong(2));
-      return Optional.of(new LeaseSnapshot(key, floor, 0, LeaseState.RELEASED, PRUNED, raisedAt));
+      row.next();
+      return new Floor(row.getLong(1), row.getLong(2), Instant.ofEpochSecond(row.getLong(3)));
     }
   }
 
-  static void insert(Session session, byte[] keyBytes, LeaseSnapshot snapshot) throws SQLException {
-    write(session.statement(Sql.INSERT_RECORD), keyBytes, snapshot);
-  }
-
-  static void update(Session session, byte[] keyBytes, LeaseSnapshot snapshot) throws SQLException {
-    write(session.statement(Sql.UPDATE_RECORD), keyBytes, snapshot);
-  }
-
-  private static void write(PreparedStatement statement, byte[] keyBytes, LeaseSnapshot snapshot)
+  /**
+   * Binds parameters {@code ?1}–{@code ?14} of {@link Sql#WRITE_RECORD} and {@link
+   * Sql#INSERT_RECORD}.
+   */
+  static void bindRecord(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
+    LeaseSnapshot snapshot = write.snapshot();
     ProcessIdentity process = snapshot.holder().process();
     statement.setLong(1, snapshot.generation());
     statement.setLong(2, snapshot.revision());
@@ -102,8 +104,35 @@ final class Rows {
     statement.setString(9, snapshot.holder().handleId());
     statement.setLong(10, snapshot.updatedAt().getEpochSecond());
     statement.setLong(11, snapshot.updatedAt().getNano());
-    statement.setBytes(12, keyBytes);
-    statement.executeUpdate();
+    statement.setLong(12, ttlNanos(snapshot.ttl()));
+    statement.setBytes(13, keyBytes);
+    statement.setLong(14, write.expectedRevision());
+  }
+
+  /** Binds parameters {@code ?1}–{@code ?8} of {@link Sql#RENEW_RECORD}. */
+  static void bindRenewal(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
+      throws SQLException {
+    LeaseSnapshot snapshot = write.snapshot();
+    statement.setLong(1, snapshot.revision());
+    statement.setLong(2, ttlNanos(snapshot.ttl()));
+    statement.setLong(3, snapshot.updatedAt().getEpochSecond());
+    statement.setLong(4, snapshot.updatedAt().getNano());
+    statement.setBytes(5, keyBytes);
+    statement.setLong(6, write.expectedRevision());
+    statement.setLong(7, snapshot.generation());
+    statement.setString(8, snapshot.holder().handleId());
+  }
+
+  /**
+   * The TTL in nanoseconds. One beyond 292 years does not fit; it is stored as the longest that
+   * does, still longer than any TTL a manager accepts ({@link LeaseConfig#MAX_DURATION}).
+   */
+  static long ttlNanos(Duration ttl) {
+    try {
+      return ttl.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
   }
 
   private static void setNullable(PreparedStatement statement, int index, @Nullable String value)
@@ -112,6 +141,30 @@ final class Rows {
       statement.setNull(index, Types.VARCHAR);
     } else {
       statement.setString(index, value);
+    }
+  }
+
+  /**
+   * The floors left by pruning: the highest generation and revision ever pruned. Either above 0
+   * means a key with no record loads as a floor; version 1 kept only the generation (see {@link
+   * SchemaMigration}), so both are read as at least 1 then, as a floor snapshot requires.
+   */
+  record Floor(long generation, long revision, Instant raisedAt) {
+
+    boolean exists() {
+      return generation > 0 || revision > 0;
+    }
+
+    /** The revision a write creating a record must expect: the floor's, 0 when there is none. */
+    long expectedRevision() {
+      return exists() ? Math.max(1, revision) : 0;
+    }
+
+    Optional<LeaseSnapshot> of(String key) {
+      return exists()
+          ? Optional.of(
+              LeaseSnapshot.floor(key, Math.max(1, generation), expectedRevision(), raisedAt))
+          : Optional.empty();
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -9,23 +10,26 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Creates the schema on first open and recognizes it afterwards.
+ * Creates the schema and recognizes it afterwards.
  *
  * <p>A lease database is marked twice: {@code PRAGMA application_id} holds {@link #APPLICATION_ID}
  * (the bytes "LEAS"), so a file of another application is recognized before anything is written to
  * it, and the {@code lease_meta} table holds the schema version (mirrored in {@code PRAGMA
- * user_version}), so that a later release can migrate the schema and this release refuses a newer
- * one instead of misreading it.
+ * user_version}), so that a later release can migrate the schema and an earlier one refuses a newer
+ * one instead of misreading it (see {@link SchemaMigration} for version 1).
  *
- * <p>Version 1:
+ * <p>Version 2:
  *
  * <ul>
  *   <li>{@code lease}: one row per key; the key is a BLOB in WTF-8 (see {@link KeyBytes}); {@code
  *       WITHOUT ROWID}, so the row lives in the primary key's B-tree and a lookup touches one tree.
  *       No index on age: pruning is rare and scans the table; an index would cost every write.
- *   <li>{@code lease_meta}: {@code schema_version}, {@code generation_floor} (the highest
- *       generation ever pruned; a key created later starts above it) and {@code
- *       floor_raised_at_seconds}.
+ *       {@code holder_ttl_nanos} is the TTL the holder promised; it counts only while {@code
+ *       ttl_revision = revision}, since a release of version 1 still running on the file writes
+ *       rows without touching either column (see {@link Rows}).
+ *   <li>{@code lease_meta}: {@code schema_version}, {@code generation_floor} and {@code
+ *       revision_floor} (the highest generation and revision ever pruned; a key created later
+ *       starts above both) and {@code floor_raised_at_seconds}.
  * </ul>
  */
 final class Schema {
@@ -34,7 +38,15 @@ final class Schema {
   static final int APPLICATION_ID = 0x4C454153;
 
   /** The schema version this release writes and reads. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+
+  /**
+   * The two columns version 2 adds to version 1's {@code lease}; both are read only together.
+   * Defaults, since a migrated row and a row a version 1 writer inserts have neither.
+   */
+  static final List<String> TTL_COLUMNS =
+      List.of(
+          "holder_ttl_nanos INTEGER NOT NULL DEFAULT 0", "ttl_revision INTEGER NOT NULL DEFAULT 0");
 
   private static final List<String> CREATE =
       List.of(
@@ -44,8 +56,7 @@ final class Schema {
               + ") WITHOUT ROWID",
           "INSERT INTO lease_meta (name, value) VALUES ('schema_version', "
               + VERSION
-              + "),"
-              + " ('generation_floor', 0), ('floor_raised_at_seconds', 0)",
+              + "), ('generation_floor', 0), ('revision_floor', 0), ('floor_raised_at_seconds', 0)",
           "CREATE TABLE lease ("
               + " lease_key BLOB PRIMARY KEY NOT NULL,"
               + " generation INTEGER NOT NULL CHECK (generation >= 0),"
@@ -58,7 +69,9 @@ final class Schema {
               + " holder_process_start TEXT,"
               + " holder_handle TEXT NOT NULL,"
               + " updated_at_seconds INTEGER NOT NULL,"
-              + " updated_at_nanos INTEGER NOT NULL"
+              + " updated_at_nanos INTEGER NOT NULL,"
+              + " "
+              + String.join(", ", TTL_COLUMNS)
               + ") WITHOUT ROWID",
           "PRAGMA application_id = " + APPLICATION_ID,
           "PRAGMA user_version = " + VERSION);
@@ -71,15 +84,20 @@ final class Schema {
 
   /** What the file holds, as far as its header and catalogue tell. */
   enum Found {
+    /** A valid SQLite file with no schema at all: a lease database not yet created. */
     EMPTY,
-    LEASE_DATABASE
+    /** A lease database of schema version 1, to be migrated. */
+    VERSION_1,
+    /** A lease database of this release's schema. */
+    CURRENT
   }
 
   /**
    * Reads the header and catalogue without writing anything.
    *
    * @return what the file is
-   * @throws LeaseRepositoryFailure if it is another application's database or a newer schema
+   * @throws LeaseRepositoryFailure if it is another application's database, a newer schema, or a
+   *     damaged lease database
    * @throws SQLException if SQLite cannot read it (not a database, corrupt, busy)
    */
   Found inspect(Session session) throws SQLException {
@@ -116,35 +134,41 @@ final class Schema {
                 objects),
             null);
       }
-      int version = schemaVersion(statement);
-      if (version > VERSION) {
-        throw new LeaseRepositoryFailure(
-            null,
-            file
-                + " has lease schema version "
-                + version
-                + ", newer than this release understands (version "
-                + VERSION
-                + "); use the release that wrote it or a newer one",
-            null);
-      }
-      if (version < VERSION) {
-        throw new LeaseRepositoryFailure(
-            null,
-            file
-                + " has lease schema version "
-                + version
-                + ", which no release ever wrote;"
-                + " the file is damaged",
-            null);
-      }
-      return Found.LEASE_DATABASE;
+      return byVersion(schemaVersion(statement));
     }
   }
 
+  private Found byVersion(int version) {
+    if (version > VERSION) {
+      throw new LeaseRepositoryFailure(
+          null,
+          file
+              + " has lease schema version "
+              + version
+              + ", newer than this release understands (version "
+              + VERSION
+              + "); use the release that wrote it or a newer one",
+          null);
+    }
+    if (version == VERSION) {
+      return Found.CURRENT;
+    }
+    if (version == 1) {
+      return Found.VERSION_1;
+    }
+    throw new LeaseRepositoryFailure(
+        null,
+        file
+            + " has lease schema version "
+            + version
+            + ", which no release ever wrote;"
+            + " the file is damaged",
+        null);
+  }
+
   /** Creates the tables inside the caller's write transaction. */
-  void create(Session session) throws SQLException {
-    try (Statement statement = session.connection().createStatement()) {
+  void create(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
       for (String sql : CREATE) {
         statement.execute(sql);
       }
@@ -152,11 +176,13 @@ final class Schema {
   }
 
   private int schemaVersion(Statement statement) throws SQLException {
-    int tables =
-        count(
-            statement,
+    int tables;
+    try (ResultSet row =
+        statement.executeQuery(
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-                + " AND name IN ('lease', 'lease_meta')");
+                + " AND name IN ('lease', 'lease_meta')")) {
+      tables = row.next() ? row.getInt(1) : 0;
+    }
     if (tables != 2) {
       throw new LeaseRepositoryFailure(
           null,
@@ -172,12 +198,6 @@ final class Schema {
             null);
       }
       return row.getInt(1);
-    }
-  }
-
-  private static int count(Statement statement, String sql) throws SQLException {
-    try (ResultSet row = statement.executeQuery(sql)) {
-      return row.next() ? row.getInt(1) : 0;
     }
   }
 }

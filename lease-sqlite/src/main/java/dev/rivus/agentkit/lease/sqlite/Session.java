@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,14 +19,16 @@ final class Session implements AutoCloseable {
 
   private final Connection connection;
   private final AtomicInteger openCount;
+  private final AtomicLong commits;
   private boolean closed;
   private final Map<Sql, PreparedStatement> prepared = new EnumMap<>(Sql.class);
   private @Nullable SyncMode mode;
   private boolean inTransaction;
 
-  Session(Connection connection, AtomicInteger openCount) {
+  Session(Connection connection, AtomicInteger openCount, AtomicLong commits) {
     this.connection = connection;
     this.openCount = openCount;
+    this.commits = commits;
   }
 
   /** Sets the sync level for the next transaction; a no-op when it is already set. */
@@ -61,6 +64,7 @@ final class Session implements AutoCloseable {
   void commit() throws SQLException {
     statement(Sql.COMMIT).execute();
     inTransaction = false;
+    commits.incrementAndGet();
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -25,6 +27,9 @@ final class SqliteFailures {
   private static final int CANTOPEN = 14;
   private static final int NOTADB = 26;
 
+  /** Extended code: the database file was unlinked or moved since it was opened. */
+  private static final int READONLY_DBMOVED = READONLY | (4 << 8);
+
   private final Path file;
 
   SqliteFailures(Path file) {
@@ -37,13 +42,26 @@ final class SqliteFailures {
     return code == BUSY || code == LOCKED;
   }
 
+  /**
+   * Whether the failure means that the file is no longer a lease database: corrupt, not a database,
+   * moved away, or without the lease table (emptied and recreated by hand).
+   */
+  static boolean meansNoLeaseDatabase(SQLException e) {
+    int code = primaryCode(e);
+    String message = String.valueOf(e.getMessage());
+    return code == CORRUPT
+        || code == NOTADB
+        || extendedCode(e) == READONLY_DBMOVED
+        || message.contains("no such table: lease");
+  }
+
   LeaseRepositoryFailure translate(@Nullable String key, String operation, SQLException e) {
     return new LeaseRepositoryFailure(
         key,
         "lease database "
             + file
             + ": "
-            + explain(primaryCode(e))
+            + explain(e)
             + " while "
             + operation
             + " ("
@@ -87,8 +105,9 @@ final class SqliteFailures {
         e);
   }
 
-  private String explain(int code) {
-    switch (code) {
+  /** Says what the failure means, in words. */
+  String explain(SQLException e) {
+    switch (primaryCode(e)) {
       case BUSY:
       case LOCKED:
         return "the database is locked by another connection";
@@ -96,12 +115,14 @@ final class SqliteFailures {
         return "the database is read-only (check the permissions and immutable attribute of the file"
             + " and its directory, and whether the file system is mounted read-only)";
       case IOERR:
-        return "an I/O error occurred (failing disk, a file system that went away, or a network"
-            + " file system, which this repository does not support)";
+        // SQLite reports a full disk as an I/O error when it cannot grow the WAL's index.
+        return diskFull()
+            ? "an I/O error occurred, and the disk is full"
+            : "an I/O error occurred (failing disk, a file system that went away, or a network"
+                + " file system, which this repository does not support)";
       case CORRUPT:
-        return "the database file is corrupt; restore it from a backup (deleting it would restart"
-            + " every generation at 1, and resources that kept newer tokens would refuse the new"
-            + " holders)";
+        return "the database file is corrupt; restore it from a backup, or stop every holder and"
+            + " start a new database (see docs/sqlite.md, \"Resetting a store\")";
       case FULL:
         return "the disk is full (or the database reached its page limit)";
       case CANTOPEN:
@@ -116,11 +137,20 @@ final class SqliteFailures {
     }
   }
 
+  private boolean diskFull() {
+    try {
+      Path directory = file.getParent();
+      return directory != null && Files.getFileStore(directory).getUsableSpace() == 0;
+    } catch (IOException | RuntimeException unknown) {
+      return false;
+    }
+  }
+
   private static int primaryCode(SQLException e) {
-    int code =
-        e instanceof SQLiteException
-            ? ((SQLiteException) e).getResultCode().code
-            : e.getErrorCode();
-    return code & 0xFF;
+    return extendedCode(e) & 0xFF;
+  }
+
+  private static int extendedCode(SQLException e) {
+    return e instanceof SQLiteException sqlite ? sqlite.getResultCode().code : e.getErrorCode();
   }
 }

@@ -32,9 +32,9 @@ public final class SqliteOptions {
   }
 
   /**
-   * Returns the defaults: a 5 s busy wait, at most 4 connections, generation-raising writes synced
-   * ({@code synchronous=FULL}) and writes that keep the generation not ({@code
-   * synchronous=NORMAL}), and the system clock for pruning.
+   * Returns the defaults: a 5 s busy wait, at most 4 connections, acquisitions synced ({@code
+   * synchronous=FULL}) and renewals and releases not ({@code synchronous=NORMAL}), and the system
+   * clock for pruning.
    *
    * @return the default options
    */
@@ -74,8 +74,8 @@ public final class SqliteOptions {
   /**
    * Tells whether every write is synced ({@code synchronous=FULL}), renewals and releases included.
    *
-   * @return {@code true} if every write is synced; {@code false} (the default) if only writes that
-   *     create a record or raise a generation are
+   * @return {@code true} if every write is synced; {@code false} (the default) if only
+   *     acquisitions, the writes that raise a generation, are
    */
   public boolean syncEveryWrite() {
     return syncEveryWrite;
@@ -150,7 +150,7 @@ public final class SqliteOptions {
 
     /**
      * Chooses whether renewals and releases are synced too. The default ({@code false}) syncs only
-     * writes that create a record or raise a generation; a renewal or release lost to a power cut
+     * acquisitions, the writes that raise a generation; a renewal or release lost to a power cut
      * only makes the record look older, and can never lower a generation (see the class description
      * of {@link SqliteLeaseRepository}).
      *

@@ -8,8 +8,11 @@ import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A child JVM for the SQLite multi-process tests. It reports on standard output, one fact a line,
@@ -37,8 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       the longest call.
  *   <li>{@code fence <db> <key>}: takes the key's fence, prints {@code FENCED}, and waits to be
  *       killed.
- *   <li>{@code cycles <db> <n> <syncEveryWrite>}: acquires and releases one key n times, printing
- *       {@code ACQUIRED <generation>} after each acquisition returned, then {@code DONE}.
+ *   <li>{@code cycles <db> <n> <syncEveryWrite>}: n times: acquires one key through a lease
+ *       manager, printing {@code ACQUIRED <generation>} after the acquisition returned, renews
+ *       another record twice (one {@code save}, one {@code saveAll}), and releases the key; then
+ *       prints {@code DONE}.
  * </ul>
  */
 public final class SqliteChildMain {
@@ -116,12 +122,14 @@ public final class SqliteChildMain {
       try {
         LeaseSnapshot current = repository.load(key).orElseThrow();
         boolean raise = attempt % 2 == 1;
-        LeaseSnapshot next =
-            raise ? current.acquiredBy(self, Instant.now()) : current.renewed(Instant.now());
-        repository.save(key, next, current.revision());
+        LeaseWrite next =
+            raise
+                ? current.acquisition(self, Records.TTL, Instant.now())
+                : current.renewal(Instant.now());
+        repository.save(next);
         wins.incrementAndGet();
         raises.addAndGet(raise ? 1 : 0);
-        OUT.println("WON " + next.revision());
+        OUT.println("WON " + next.snapshot().revision());
       } catch (RevisionConflict expected) {
         conflicts.incrementAndGet();
       } catch (RuntimeException e) {
@@ -169,9 +177,20 @@ public final class SqliteChildMain {
     SqliteOptions options = SqliteOptions.builder().syncEveryWrite(syncEveryWrite).build();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db, options);
         LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+      LeaseWrite create = Records.firstWrite("renewed", "renewer");
+      repository.save(create);
+      LeaseSnapshot renewed = create.snapshot();
       for (int i = 0; i < cycles; i++) {
         try (Lease lease = leases.acquire("cycled")) {
           OUT.println("ACQUIRED " + lease.generation());
+          LeaseWrite renewal = renewed.renewal(Instant.now());
+          repository.save(renewal);
+          LeaseWrite batched = renewal.snapshot().renewal(Instant.now());
+          List<SaveOutcome> outcomes = repository.saveAll(List.of(batched));
+          if (!outcomes.get(0).isSaved()) {
+            OUT.println("ERROR " + outcomes.get(0));
+          }
+          renewed = batched.snapshot();
         }
       }
     }
@@ -190,8 +209,7 @@ public final class SqliteChildMain {
   /**
    * Times every call and sorts its outcome; anything but success, conflict or failure is an error.
    */
-  private static final class TimedRepository implements LeaseRepository {
-    private final LeaseRepository inner;
+  private static final class TimedRepository extends ForwardingLeaseRepository {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong conflicts = new AtomicLong();
     private final AtomicLong busyFailures = new AtomicLong();
@@ -199,35 +217,41 @@ public final class SqliteChildMain {
     private final AtomicLong maxNanos = new AtomicLong();
 
     TimedRepository(LeaseRepository inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     @Override
     public Optional<LeaseSnapshot> load(String key) {
-      long start = System.nanoTime();
-      try {
-        return inner.load(key);
-      } catch (LeaseRepositoryFailure e) {
-        count(e);
-        throw e;
-      } catch (RuntimeException e) {
-        OUT.println("ERROR load: " + e);
-        throw e;
-      } finally {
-        timed(start);
+      return timed("load", () -> super.load(key));
+    }
+
+    @Override
+    public void save(LeaseWrite write) {
+      timed(
+          "save",
+          () -> {
+            super.save(write);
+            return null;
+          });
+    }
+
+    @Override
+    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+      List<SaveOutcome> outcomes = timed("saveAll", () -> super.saveAll(writes));
+      for (SaveOutcome outcome : outcomes) {
+        if (outcome.failure() instanceof RevisionConflict) {
+          conflicts.incrementAndGet();
+        } else if (outcome.failure() instanceof LeaseRepositoryFailure failure) {
+          count(failure);
+        }
       }
+      return outcomes;
     }
 
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return inner.loadAll();
-    }
-
-    @Override
-    public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+    private <T> T timed(String what, Supplier<T> call) {
       long start = System.nanoTime();
       try {
-        inner.save(key, snapshot, expectedRevision);
+        return call.get();
       } catch (RevisionConflict e) {
         conflicts.incrementAndGet();
         throw e;
@@ -235,16 +259,12 @@ public final class SqliteChildMain {
         count(e);
         throw e;
       } catch (RuntimeException e) {
-        OUT.println("ERROR save: " + e);
+        OUT.println("ERROR " + what + ": " + e);
         throw e;
       } finally {
-        timed(start);
+        calls.incrementAndGet();
+        maxNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
       }
-    }
-
-    @Override
-    public Fence lockFence(String key) throws InterruptedException {
-      return inner.lockFence(key);
     }
 
     private void count(LeaseRepositoryFailure e) {
@@ -254,11 +274,6 @@ public final class SqliteChildMain {
         otherFailures.incrementAndGet();
         OUT.println("ERROR unexpected failure: " + e);
       }
-    }
-
-    private void timed(long start) {
-      calls.incrementAndGet();
-      maxNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
     }
 
     String summary() {

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What is synced, and when, seen in the system calls of a child JVM run under {@code strace}: every
- * acquisition's WAL sync happens before {@code acquire} returns, and releases are not synced unless
- * asked for. A power cut cannot be staged in a test; the syncs it relies on can be watched.
+ * acquisition's WAL sync happens before {@code acquire} returns, and renewals (saved alone or in a
+ * batch) and releases are not synced unless asked for. A power cut cannot be staged in a test; the
+ * syncs it relies on can be watched.
  */
 @Tag("cross-process")
 class SqliteDurabilityTest {
@@ -25,29 +26,32 @@ class SqliteDurabilityTest {
   @TempDir Path dir;
 
   @Test
-  void eachAcquisitionIsSyncedBeforeAcquireReturnsAndReleasesAreNot() throws Exception {
+  void eachAcquisitionIsSyncedBeforeAcquireReturnsAndRenewalsAndReleasesAreNot() throws Exception {
     List<String> trace = traceCycles(false);
 
     List<Integer> syncsBeforeEachAcquisition = syncsBetweenAcquisitions(trace);
 
     assertThat(syncsBeforeEachAcquisition).as("acquisitions traced").hasSize(CYCLES);
-    // The first acquisition also follows the schema's creation, which is synced too.
+    // The first acquisition also follows the creation of the renewed record, which is synced too.
     assertThat(syncsBeforeEachAcquisition.get(0)).as("WAL syncs before the first").isPositive();
     assertThat(syncsBeforeEachAcquisition.subList(1, CYCLES))
-        .as("WAL syncs since the previous acquisition (an unsynced release, then the acquisition)")
+        .as(
+            "WAL syncs since the previous acquisition (two unsynced renewals, an unsynced release,"
+                + " then the acquisition)")
         .containsOnly(1);
   }
 
   @Test
-  void syncEveryWriteAlsoSyncsTheRelease() throws Exception {
+  void syncEveryWriteAlsoSyncsRenewalsAndTheRelease() throws Exception {
     List<String> trace = traceCycles(true);
 
     List<Integer> syncsBeforeEachAcquisition = syncsBetweenAcquisitions(trace);
 
-    // The first acquisition follows only the schema's creation; each later one follows a release.
     assertThat(syncsBeforeEachAcquisition.subList(1, CYCLES))
-        .as("WAL syncs since the previous acquisition (a synced release, then the acquisition)")
-        .containsOnly(2);
+        .as(
+            "WAL syncs since the previous acquisition (two synced renewals, a synced release, then"
+                + " the acquisition)")
+        .containsOnly(4);
   }
 
   private List<String> traceCycles(boolean syncEveryWrite) throws Exception {

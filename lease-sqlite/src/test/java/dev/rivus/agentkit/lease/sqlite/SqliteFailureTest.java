@@ -70,13 +70,13 @@ class SqliteFailureTest {
     SqliteLeaseRepository.open(db).close();
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
         Statement statement = raw.createStatement()) {
-      statement.execute("UPDATE lease_meta SET value = 2 WHERE name = 'schema_version'");
-      statement.execute("PRAGMA user_version = 2");
+      statement.execute("UPDATE lease_meta SET value = 3 WHERE name = 'schema_version'");
+      statement.execute("PRAGMA user_version = 3");
     }
 
     assertThatThrownBy(() -> SqliteLeaseRepository.open(db))
         .isInstanceOf(LeaseRepositoryFailure.class)
-        .hasMessageContaining("schema version 2")
+        .hasMessageContaining("schema version 3")
         .hasMessageContaining("newer than this release");
   }
 
@@ -101,7 +101,7 @@ class SqliteFailureTest {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
       for (int i = 0; i < 200; i++) {
         String key = "key-" + i + "-" + "x".repeat(200);
-        repository.save(key, Records.first(key, "h"), 0);
+        repository.save(Records.firstWrite(key, "h"));
       }
     } // the last connection checkpoints the WAL into the file
     try (RandomAccessFile file = new RandomAccessFile(db.toFile(), "rw")) {
@@ -134,14 +134,13 @@ class SqliteFailureTest {
         Connection blocker = DriverManager.getConnection("jdbc:sqlite:" + db);
         Statement statement = blocker.createStatement()) {
       LeaseSnapshot first = Records.first("k", "h");
-      repository.save("k", first, 0);
+      repository.save(Records.firstWrite("k", "h"));
       statement.execute("BEGIN IMMEDIATE"); // another connection holds the write lock
 
       long start = System.nanoTime();
       LeaseRepositoryFailure failure =
           catchThrowableOfType(
-              LeaseRepositoryFailure.class,
-              () -> repository.save("k", first.renewed(Records.TIME), first.revision()));
+              LeaseRepositoryFailure.class, () -> repository.save(first.renewal(Records.TIME)));
       long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
       assertThat(failure).as("failure of a save on a locked database").isNotNull();
@@ -155,7 +154,7 @@ class SqliteFailureTest {
       assertThat(repository.load("k")).hasValue(first);
 
       statement.execute("ROLLBACK");
-      repository.save("k", first.renewed(Records.TIME), first.revision());
+      repository.save(first.renewal(Records.TIME));
       assertThat(repository.load("k").orElseThrow().revision()).isEqualTo(2);
     }
   }
@@ -176,7 +175,7 @@ class SqliteFailureTest {
               () -> {
                 started.countDown();
                 try {
-                  repository.save("k", Records.first("k", "h"), 0);
+                  repository.save(Records.firstWrite("k", "h"));
                   outcome.complete("saved");
                 } catch (LeaseRepositoryFailure e) {
                   outcome.complete(
@@ -204,7 +203,7 @@ class SqliteFailureTest {
         for (int i = 0; i < 10_000 && failure == null; i++) {
           String key = "key-" + i + "-" + "x".repeat(900);
           try {
-            repository.save(key, Records.first(key, "h"), 0);
+            repository.save(Records.firstWrite(key, "h"));
           } catch (LeaseRepositoryFailure e) {
             failure = e;
           }

@@ -1,17 +1,49 @@
 package dev.rivus.agentkit.lease.sqlite;
 
+import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.PrunableLeaseRepositoryContract;
+import dev.rivus.agentkit.lease.testkit.StoreLossContract;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The shared repository contract, pruning included, on a fresh SQLite file per test. */
-class SqliteLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract {
+/**
+ * The shared repository contract, pruning and the loss of the store included, on a fresh SQLite
+ * file per test. A fence is lost as {@code rm leases.db*} would lose it: its fence file deleted.
+ */
+class SqliteLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract
+    implements StoreLossContract {
 
   @TempDir Path dir;
 
+  private Path database() {
+    return dir.resolve("leases.db");
+  }
+
   @Override
   protected PrunableLeaseRepository createRepository() {
-    return SqliteLeaseRepository.open(dir.resolve("leases.db"));
+    return SqliteLeaseRepository.open(database());
+  }
+
+  @Override
+  protected boolean loseFence(LeaseRepository.Fence fence) throws Exception {
+    Files.delete(((SqliteLeaseRepository) repository()).fenceFile());
+    return true;
+  }
+
+  @Override
+  public LeaseRepository storeUnderTest() {
+    return repository();
+  }
+
+  @Override
+  public void deleteStore() throws Exception {
+    StoreFiles.deleteAll(database());
+  }
+
+  @Override
+  public LeaseRepository openAnotherRepository() {
+    return SqliteLeaseRepository.open(database());
   }
 }

@@ -8,7 +8,9 @@ import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +19,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Pruning removes old tombstones and keeps every key's generations monotonic. */
+/**
+ * Pruning removes old tombstones and keeps every key's generations rising and its revisions
+ * unrepeated, beyond what the shared contract checks: floors that survive reopening and cover keys
+ * never seen, the age limit, and the generation check that backs up the revision floor.
+ */
 class SqlitePruneTest {
+
+  private static final LeaseConfig CONFIG =
+      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
 
   @TempDir Path dir;
 
@@ -31,110 +40,109 @@ class SqlitePruneTest {
   }
 
   @Test
-  void prunedKeyComesBackWithAGenerationAboveEveryOneItHad() {
+  void prunedKeyLoadsAsAFloorAndComesBackAboveEveryGenerationAndRevisionItHad() {
+    FakePlatform platform = new FakePlatform();
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
-      long last = 0;
+        LeaseManager leases = LeaseManager.create(repository, CONFIG, platform)) {
       for (int i = 0; i < 3; i++) {
-        try (Lease lease = leases.acquire("task")) {
-          last = lease.generation();
-        }
+        leases.acquire("task").close();
       }
-      assertThat(last).isEqualTo(3);
-      now.set(Instant.now()); // the manager stamps records with the system clock
+      LeaseSnapshot tombstone = repository.load("task").orElseThrow();
+      now.set(platform.now());
 
       assertThat(repository.prune(Duration.ZERO)).as("tombstones pruned").isEqualTo(1);
 
       assertThat(repository.loadAll()).as("records left").isEmpty();
       LeaseSnapshot floor = repository.load("task").orElseThrow();
-      assertThat(floor.revision()).as("floor revision").isZero();
-      assertThat(floor.generation()).as("floor generation").isEqualTo(3);
-      assertThat(floor.state()).isEqualTo(LeaseState.RELEASED);
+      assertThat(floor.state()).isEqualTo(LeaseState.PRUNED);
+      assertThat(floor.generation()).as("floor generation").isEqualTo(tombstone.generation());
+      assertThat(floor.revision()).as("floor revision").isEqualTo(tombstone.revision());
       try (Lease back = leases.acquire("task")) {
-        assertThat(back.generation()).as("generation after pruning").isEqualTo(4);
+        assertThat(back.generation()).isEqualTo(tombstone.generation() + 1);
+        assertThat(repository.load("task").orElseThrow().revision())
+            .isEqualTo(tombstone.revision() + 1);
       }
     }
   }
 
   @Test
   void floorSurvivesReopeningAndCoversKeysNeverSeenBefore() {
+    LeaseWrite first =
+        new LeaseWrite(
+            LeaseWrite.Intent.ACQUIRE,
+            new LeaseSnapshot(
+                "old", 41, 90, LeaseState.HELD, Records.holder("h"), Records.TTL, Records.TIME),
+            0);
     try (SqliteLeaseRepository repository = open()) {
-      LeaseSnapshot tombstone =
-          new LeaseSnapshot("old", 41, 90, LeaseState.RELEASED, Records.holder("h"), Records.TIME);
-      repository.save("old", tombstone, 0);
+      repository.save(first);
+      repository.save(first.snapshot().release(Records.TIME));
       repository.prune(Duration.ZERO);
     }
 
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+        LeaseManager leases = LeaseManager.create(repository, CONFIG, new FakePlatform());
         Lease back = leases.acquire("old");
         Lease fresh = leases.acquire("never-seen")) {
       assertThat(back.generation()).isEqualTo(42);
       assertThat(fresh.generation()).as("a new key starts above the floor too").isEqualTo(42);
+      assertThat(repository.load("never-seen").orElseThrow().revision()).isEqualTo(92);
     }
   }
 
   @Test
   void onlyTombstonesOlderThanTheAgeArePrunedAndHeldRecordsNever() {
     try (SqliteLeaseRepository repository = open()) {
-      LeaseSnapshot oldHeld = Records.first("old-held", "h");
-      LeaseSnapshot oldTombstone = Records.first("old-released", "h").released(Records.TIME);
-      LeaseSnapshot youngTombstone =
-          Records.first("young-released", "h").released(Records.TIME.plus(Duration.ofHours(2)));
-      repository.save(oldHeld.key(), oldHeld, 0);
-      repository.save(oldTombstone.key(), oldTombstone, 0);
-      repository.save(youngTombstone.key(), youngTombstone, 0);
+      LeaseWrite oldHeld = Records.firstWrite("old-held", "h");
+      LeaseWrite oldTombstone =
+          Records.first("old-released", "h").release(Records.TIME.minusSeconds(1));
+      LeaseWrite youngTombstone =
+          Records.first("young-released", "h").release(Records.TIME.plus(Duration.ofHours(2)));
+      repository.save(oldHeld);
+      repository.save(Records.firstWrite("old-released", "h"));
+      repository.save(oldTombstone);
+      repository.save(Records.firstWrite("young-released", "h"));
+      repository.save(youngTombstone);
       now.set(Records.TIME.plus(Duration.ofHours(3)));
 
       int pruned = repository.prune(Duration.ofHours(2));
 
       assertThat(pruned).isEqualTo(1);
-      assertThat(repository.load("old-released").orElseThrow().revision()).as("pruned").isZero();
-      assertThat(repository.load("old-held")).hasValue(oldHeld);
-      assertThat(repository.load("young-released")).hasValue(youngTombstone);
+      assertThat(repository.load("old-released").orElseThrow().isFloor()).as("pruned").isTrue();
+      assertThat(repository.load("old-held")).hasValue(oldHeld.snapshot());
+      assertThat(repository.load("young-released")).hasValue(youngTombstone.snapshot());
     }
   }
 
   @Test
-  void writerWhoseReadPredatesAPruneCannotReuseTheRevisionOfTheKeysNewRecord() {
+  void creatingARecordAtOrBelowTheGenerationFloorConflictsEvenOverTheFloorsRevision() {
     try (SqliteLeaseRepository repository = open()) {
-      // A writer reads the tombstone at revision 2 and stalls (a GC pause, SIGSTOP).
-      LeaseSnapshot first = Records.first("k", "a");
-      LeaseSnapshot released = first.released(Records.TIME);
-      repository.save("k", first, 0);
-      repository.save("k", released, 1);
-      LeaseSnapshot staleRead = repository.load("k").orElseThrow();
-      // Meanwhile the tombstone is pruned, and B acquires the key (generation 2, revision 1) and
-      // renews
-      // it (revision 2): the revision the stalled writer expects exists again.
+      LeaseWrite first =
+          new LeaseWrite(
+              LeaseWrite.Intent.ACQUIRE,
+              new LeaseSnapshot(
+                  "k", 5, 9, LeaseState.HELD, Records.holder("h"), Records.TTL, Records.TIME),
+              0);
+      repository.save(first);
+      repository.save(first.snapshot().release(Records.TIME));
       repository.prune(Duration.ZERO);
       LeaseSnapshot floor = repository.load("k").orElseThrow();
-      LeaseSnapshot byB = floor.acquiredBy(Records.holder("b"), Records.TIME);
-      repository.save("k", byB, 0);
-      LeaseSnapshot renewedByB = byB.renewed(Records.TIME);
-      repository.save("k", renewedByB, 1);
+      LeaseWrite tooLow =
+          new LeaseWrite(
+              LeaseWrite.Intent.ACQUIRE,
+              new LeaseSnapshot(
+                  "k",
+                  floor.generation(),
+                  floor.revision() + 1,
+                  LeaseState.HELD,
+                  Records.holder("late"),
+                  Records.TTL,
+                  Records.TIME),
+              floor.revision());
 
-      // The stalled writer now acquires from its stale read: generation 2 again, over revision 2.
-      LeaseSnapshot stale = staleRead.acquiredBy(Records.holder("c"), Records.TIME);
-
-      assertThatThrownBy(() -> repository.save("k", stale, staleRead.revision()))
-          .isInstanceOf(RevisionConflict.class);
-      assertThat(repository.load("k")).hasValue(renewedByB);
-    }
-  }
-
-  @Test
-  void creatingARecordAtOrBelowTheFloorConflicts() {
-    try (SqliteLeaseRepository repository = open()) {
-      LeaseSnapshot tombstone =
-          new LeaseSnapshot("k", 5, 9, LeaseState.RELEASED, Records.holder("h"), Records.TIME);
-      repository.save("k", tombstone, 0);
-      repository.prune(Duration.ZERO);
-
-      // A writer that saw "no record" before the key ever existed would hand out generation 1.
-      assertThatThrownBy(() -> repository.save("k", Records.first("k", "late"), 0))
-          .isInstanceOf(RevisionConflict.class);
-      assertThat(repository.load("k").orElseThrow().generation()).isEqualTo(5);
+      assertThatThrownBy(() -> repository.save(tooLow))
+          .isInstanceOfSatisfying(
+              RevisionConflict.class, c -> assertThat(c.actualRevision()).isEmpty());
+      assertThat(repository.load("k")).hasValue(floor);
     }
   }
 

@@ -3,13 +3,20 @@ package dev.rivus.agentkit.lease.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,45 +39,71 @@ class SqliteRecordsTest {
   }
 
   @Test
-  void savedRecordLoadsEqualInEveryFieldIncludingNanoseconds() {
-    LeaseSnapshot first = Records.first("task:42", "handle-1");
+  void savedRecordLoadsEqualInEveryFieldIncludingNanosecondsAndTheTtl() {
+    LeaseWrite first = Records.firstWrite("task:42", "handle-1");
 
-    repository.save("task:42", first, 0);
+    repository.save(first);
 
-    assertThat(repository.load("task:42")).hasValue(first);
+    assertThat(repository.load("task:42")).hasValue(first.snapshot());
+    assertThat(repository.load("task:42").orElseThrow().ttl()).isEqualTo(Records.TTL);
+  }
+
+  @Test
+  void aTtlTooLongForNanosecondsIsStoredAsTheLongestThatFits() {
+    LeaseSnapshot first = Records.first("long", "h");
+    LeaseWrite write =
+        new LeaseWrite(
+            LeaseWrite.Intent.ACQUIRE,
+            new LeaseSnapshot(
+                "long",
+                first.generation(),
+                1,
+                LeaseState.HELD,
+                first.holder(),
+                Duration.ofDays(365L * 1000),
+                Records.TIME),
+            0);
+
+    repository.save(write);
+
+    assertThat(repository.load("long").orElseThrow().ttl())
+        .isEqualTo(Duration.ofNanos(Long.MAX_VALUE))
+        .isGreaterThan(LeaseConfig.MAX_DURATION);
   }
 
   @Test
   void keysThatSqliteJdbcWouldEncodeAlikeKeepTheirOwnRecords() {
     // "a\uD800" becomes "a?" in sqlite-jdbc's UTF-8 text; a TEXT key column would merge the two.
-    LeaseSnapshot lone = Records.first("a\uD800", "lone-surrogate");
-    LeaseSnapshot question = Records.first("a?", "question-mark");
-    LeaseSnapshot reversed = Records.first("\uDC00\uD800", "reversed-pair");
+    LeaseWrite lone = Records.firstWrite("a\uD800", "lone-surrogate");
+    LeaseWrite question = Records.firstWrite("a?", "question-mark");
+    LeaseWrite reversed = Records.firstWrite("\uDC00\uD800", "reversed-pair");
 
-    repository.save(lone.key(), lone, 0);
-    repository.save(question.key(), question, 0);
-    repository.save(reversed.key(), reversed, 0);
+    repository.save(lone);
+    repository.save(question);
+    repository.save(reversed);
 
-    assertThat(repository.load("a\uD800")).hasValue(lone);
-    assertThat(repository.load("a?")).hasValue(question);
-    assertThat(repository.load("\uDC00\uD800")).hasValue(reversed);
+    assertThat(repository.load("a\uD800")).hasValue(lone.snapshot());
+    assertThat(repository.load("a?")).hasValue(question.snapshot());
+    assertThat(repository.load("\uDC00\uD800")).hasValue(reversed.snapshot());
   }
 
   @Test
   void loadAllListsEveryRecordWithItsKeyDecodedExactly() {
-    LeaseSnapshot lone = Records.first("a\uD800", "lone-surrogate");
-    LeaseSnapshot emoji = Records.first("emoji 🚀 key", "emoji");
-    LeaseSnapshot plain = Records.first("task:42", "plain").released(Records.TIME);
-    for (LeaseSnapshot snapshot : java.util.List.of(lone, emoji, plain)) {
-      repository.save(snapshot.key(), snapshot, 0);
+    LeaseWrite lone = Records.firstWrite("a\uD800", "lone-surrogate");
+    LeaseWrite emoji = Records.firstWrite("emoji 🚀 key", "emoji");
+    LeaseWrite plain = Records.firstWrite("task:42", "plain");
+    LeaseWrite released = plain.snapshot().release(Records.TIME);
+    for (LeaseWrite write : List.of(lone, emoji, plain, released)) {
+      repository.save(write);
     }
 
-    assertThat(repository.loadAll()).containsExactlyInAnyOrder(lone, emoji, plain);
+    assertThat(repository.loadAll())
+        .containsExactlyInAnyOrder(lone.snapshot(), emoji.snapshot(), released.snapshot());
   }
 
   @Test
   void wellFormedKeysAreStoredAsTheirUtf8Bytes() throws Exception {
-    repository.save("caf\u00e9/日本", Records.first("caf\u00e9/日本", "h"), 0);
+    repository.save(Records.firstWrite("caf\u00e9/日本", "h"));
 
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + repository.file());
         Statement statement = raw.createStatement();
@@ -81,46 +114,129 @@ class SqliteRecordsTest {
   }
 
   @Test
-  void writeThatWouldGiveTheStoredGenerationToAnotherHolderConflicts() {
+  void writesThatWouldGiveTheStoredGenerationToAnotherHolderConflict() {
     LeaseSnapshot first = Records.first("k", "holder-a");
-    repository.save("k", first, 0);
-    LeaseSnapshot sameGenerationOtherHolder =
-        new LeaseSnapshot("k", 1, 2, first.state(), Records.holder("holder-b"), Records.TIME);
+    repository.save(Records.firstWrite("k", "holder-a"));
+    LeaseSnapshot otherHolder =
+        new LeaseSnapshot(
+            "k",
+            first.generation(),
+            2,
+            LeaseState.HELD,
+            Records.holder("holder-b"),
+            Records.TTL,
+            Records.TIME);
+    LeaseSnapshot otherHolderReleased =
+        new LeaseSnapshot(
+            "k",
+            first.generation(),
+            2,
+            LeaseState.RELEASED,
+            Records.holder("holder-b"),
+            Records.TTL,
+            Records.TIME);
 
-    assertThatThrownBy(() -> repository.save("k", sameGenerationOtherHolder, 1))
+    assertThatThrownBy(
+            () -> repository.save(new LeaseWrite(LeaseWrite.Intent.RENEW, otherHolder, 1)))
+        .as("a renewal by another holder")
+        .isInstanceOfSatisfying(
+            RevisionConflict.class, c -> assertThat(c.actualRevision()).isEmpty());
+    assertThatThrownBy(
+            () ->
+                repository.save(new LeaseWrite(LeaseWrite.Intent.RELEASE, otherHolderReleased, 1)))
+        .as("a release by another holder")
+        .isInstanceOf(RevisionConflict.class);
+    assertThatThrownBy(
+            () -> repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, otherHolder, 1)))
+        .as("an acquisition that does not raise the generation")
         .isInstanceOf(RevisionConflict.class);
     assertThat(repository.load("k")).hasValue(first);
   }
 
   @Test
   void writeThatWouldLowerTheGenerationConflicts() {
-    LeaseSnapshot third =
-        new LeaseSnapshot(
-            "k", 3, 1, dev.rivus.agentkit.lease.LeaseState.HELD, Records.holder("a"), Records.TIME);
-    repository.save("k", third, 0);
-    LeaseSnapshot lower =
-        new LeaseSnapshot(
-            "k", 2, 2, dev.rivus.agentkit.lease.LeaseState.HELD, Records.holder("b"), Records.TIME);
+    LeaseWrite third =
+        new LeaseWrite(
+            LeaseWrite.Intent.ACQUIRE,
+            new LeaseSnapshot(
+                "k", 3, 1, LeaseState.HELD, Records.holder("a"), Records.TTL, Records.TIME),
+            0);
+    repository.save(third);
+    LeaseWrite lower =
+        new LeaseWrite(
+            LeaseWrite.Intent.ACQUIRE,
+            new LeaseSnapshot(
+                "k", 2, 2, LeaseState.HELD, Records.holder("b"), Records.TTL, Records.TIME),
+            1);
 
-    assertThatThrownBy(() -> repository.save("k", lower, 1)).isInstanceOf(RevisionConflict.class);
-    assertThat(repository.load("k")).hasValue(third);
+    assertThatThrownBy(() -> repository.save(lower)).isInstanceOf(RevisionConflict.class);
+    assertThat(repository.load("k")).hasValue(third.snapshot());
+  }
+
+  @Test
+  void aBatchIsOneTransactionWithOneCommitWhateverItsSize() {
+    List<LeaseWrite> renewals = new ArrayList<>();
+    for (int i = 0; i < 3 * Writes.CHUNK + 7; i++) {
+      LeaseWrite first = Records.firstWrite("batch/" + i, "h" + i);
+      repository.save(first);
+      renewals.add(first.snapshot().renewal(Records.TIME.plusSeconds(1)));
+    }
+    long before = repository.commits();
+
+    List<SaveOutcome> outcomes = repository.saveAll(renewals);
+
+    assertThat(repository.commits() - before).as("commits of one batch").isEqualTo(1);
+    assertThat(outcomes).allMatch(SaveOutcome::isSaved);
+    assertThat(repository.loadAll()).extracting(LeaseSnapshot::revision).containsOnly(2L);
+  }
+
+  @Test
+  void aBatchMixingIntentsAndKeysWithoutRecordsSavesEachAsIfOneByOne() {
+    LeaseWrite held = Records.firstWrite("held", "a");
+    LeaseWrite toRelease = Records.firstWrite("to-release", "b");
+    repository.save(held);
+    repository.save(toRelease);
+    LeaseWrite created = Records.firstWrite("created", "c");
+    LeaseWrite renewal = held.snapshot().renewal(Records.TIME.plusSeconds(1));
+    LeaseWrite release = toRelease.snapshot().release(Records.TIME.plusSeconds(1));
+    LeaseWrite createdRenewed = created.snapshot().renewal(Records.TIME.plusSeconds(2));
+    LeaseWrite createdAgain = Records.firstWrite("created", "d");
+    LeaseWrite renewalOfNothing = Records.first("nothing", "e").renewal(Records.TIME);
+
+    List<SaveOutcome> outcomes =
+        repository.saveAll(
+            List.of(renewal, created, release, createdRenewed, createdAgain, renewalOfNothing));
+
+    assertThat(outcomes)
+        .extracting(SaveOutcome::isSaved)
+        .containsExactly(true, true, true, true, false, false);
+    assertThat(outcomes.get(4).failure())
+        .isInstanceOfSatisfying(
+            RevisionConflict.class, c -> assertThat(c.actualRevision()).hasValue(2));
+    assertThat(outcomes.get(5).failure())
+        .isInstanceOfSatisfying(
+            RevisionConflict.class, c -> assertThat(c.actualRevision()).hasValue(0));
+    assertThat(repository.load("held")).hasValue(renewal.snapshot());
+    assertThat(repository.load("to-release")).hasValue(release.snapshot());
+    assertThat(repository.load("created")).hasValue(createdRenewed.snapshot());
+    assertThat(repository.load("nothing")).isEmpty();
   }
 
   @Test
   void reopeningFindsTheRecordsAndTheSchemaVersion() throws Exception {
-    LeaseSnapshot first = Records.first("task:42", "handle-1");
-    repository.save("task:42", first, 0);
+    LeaseWrite first = Records.firstWrite("task:42", "handle-1");
+    repository.save(first);
     repository.close();
 
     repository = SqliteLeaseRepository.open(dir.resolve("leases.db"));
 
-    assertThat(repository.load("task:42")).hasValue(first);
+    assertThat(repository.load("task:42")).hasValue(first.snapshot());
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + repository.file());
         Statement statement = raw.createStatement()) {
       assertThat(intOf(statement, "PRAGMA application_id")).isEqualTo(0x4C454153);
-      assertThat(intOf(statement, "PRAGMA user_version")).isEqualTo(1);
+      assertThat(intOf(statement, "PRAGMA user_version")).isEqualTo(2);
       assertThat(intOf(statement, "SELECT value FROM lease_meta WHERE name = 'schema_version'"))
-          .isEqualTo(1);
+          .isEqualTo(2);
       try (ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
         mode.next();
         assertThat(mode.getString(1)).isEqualTo("wal");
