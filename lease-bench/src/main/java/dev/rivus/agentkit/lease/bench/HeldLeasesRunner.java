@@ -25,8 +25,8 @@ import java.util.Optional;
  * share, the time of a renewal round (one batch) at p50 and p99, the heap each held lease costs,
  * and how many leases were lost (must be 0). The heap per lease is what the process keeps for a
  * held lease (the handle, its record, the manager's bookkeeping), measured after a full collection,
- * including the runner's list of handles (8 bytes each). Not a JMH benchmark: it measures a steady state of
- * minutes, not a call.
+ * including the runner's list of handles (8 bytes each). Not a JMH benchmark: it measures a steady
+ * state of minutes, not a call.
  *
  * <p>Run (from the repository root; the figures go to BENCHMARKS.md):
  *
@@ -67,8 +67,7 @@ public final class HeldLeasesRunner {
   private static void run(int leases, Duration hold) throws Exception {
     Path dir = Files.createTempDirectory("lease-bench-held");
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    OperatingSystemMXBean os =
-        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     try (SqliteLeaseRepository sqlite = SqliteLeaseRepository.open(dir.resolve("leases.db"))) {
       TimedRounds timed = new TimedRounds(sqlite);
       long heapBefore = usedHeapAfterGc(memory);

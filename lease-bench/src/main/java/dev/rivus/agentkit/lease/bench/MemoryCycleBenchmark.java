@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Acquire + release cycles per second on the memory repository, one thread and one key: the cost
- * of the manager itself (identity, judgement, the held set, the renewer's bookkeeping, the loss
+ * Acquire + release cycles per second on the memory repository, one thread and one key: the cost of
+ * the manager itself (identity, judgement, the held set, the renewer's bookkeeping, the loss
  * signal), with no storage under it. Target: 1,000,000 cycles/s.
  *
  * <p>Run (from the repository root):

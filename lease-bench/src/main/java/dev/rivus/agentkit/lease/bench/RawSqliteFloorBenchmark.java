@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -79,7 +80,8 @@ public class RawSqliteFloorBenchmark {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
       HolderIdentity holder =
           new HolderIdentity(new ProcessIdentity("bench", null, null, 1, null), "h");
-      repository.save("bench", LeaseSnapshot.first("bench", holder, Instant.now()), 0);
+      repository.save(
+          LeaseSnapshot.firstAcquisition("bench", holder, Duration.ofSeconds(60), Instant.now()));
     }
     first = new CompareAndSet(db, "FULL");
     second = "FULL_FULL".equals(sync) ? first : new CompareAndSet(db, "NORMAL");

@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.cli;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.platform.Platform;
 import java.util.Optional;
@@ -38,7 +39,7 @@ final class ForcedRelease {
       LeaseSnapshot current =
           repository
               .load(key)
-              .filter(snapshot -> snapshot.revision() > 0)
+              .filter(snapshot -> !snapshot.isFloor())
               .orElseThrow(
                   () ->
                       new CliFailure(
@@ -60,10 +61,10 @@ final class ForcedRelease {
       if (!current.isHeld()) {
         return Optional.empty();
       }
-      LeaseSnapshot tombstone = current.released(platform.now());
+      LeaseWrite release = current.release(platform.now());
       try {
-        repository.save(key, tombstone, current.revision());
-        return Optional.of(tombstone);
+        repository.save(release);
+        return Optional.of(release.snapshot());
       } catch (RevisionConflict renewedMeanwhile) {
         // the holder renewed between our read and our write: read again, judge again
       }

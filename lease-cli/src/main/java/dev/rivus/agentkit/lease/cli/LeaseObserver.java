@@ -40,9 +40,9 @@ final class LeaseObserver {
     return load(key).map(now -> view(now, unchangedSince(first.get(), now)));
   }
 
-  /** A floor left by pruning (revision 0) is no record: the key is absent, as in a listing. */
+  /** A floor left by pruning is no record: the key is absent, as in a listing. */
   private Optional<LeaseSnapshot> load(String key) {
-    return repository.load(key).filter(snapshot -> snapshot.revision() > 0);
+    return repository.load(key).filter(snapshot -> !snapshot.isFloor());
   }
 
   List<LeaseView> all() throws InterruptedException {

@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.platform.FakePlatform;
@@ -26,8 +27,10 @@ class ForcedReleaseTest {
   private final FakePlatform platform = new FakePlatform();
 
   private LeaseSnapshot hold(String key, long generation) {
-    LeaseSnapshot held = new LeaseSnapshot(key, generation, 7, LeaseState.HELD, HOLDER, NOW);
-    repository.save(key, held, 0);
+    LeaseSnapshot held =
+        new LeaseSnapshot(
+            key, generation, 7, LeaseState.HELD, HOLDER, java.time.Duration.ofMinutes(1), NOW);
+    repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, held, 0));
     return held;
   }
 
@@ -38,7 +41,7 @@ class ForcedReleaseTest {
     Optional<LeaseSnapshot> tombstone =
         new ForcedRelease(repository, platform).release("stuck", 12);
 
-    assertThat(tombstone).hasValue(held.released(platform.now()));
+    assertThat(tombstone).hasValue(held.release(platform.now()).snapshot());
     assertThat(repository.load("stuck").orElseThrow())
         .extracting(LeaseSnapshot::state, LeaseSnapshot::generation, LeaseSnapshot::revision)
         .containsExactly(LeaseState.RELEASED, 12L, 8L);
@@ -65,7 +68,7 @@ class ForcedReleaseTest {
   @Test
   void aGenerationAlreadyReleasedIsLeftAsItIs() {
     LeaseSnapshot held = hold("done", 3);
-    repository.save("done", held.released(NOW), held.revision());
+    repository.save(held.release(NOW));
 
     assertThat(new ForcedRelease(repository, platform).release("done", 3)).isEmpty();
     assertThat(repository.load("done").orElseThrow().revision()).isEqualTo(held.revision() + 1);
@@ -88,12 +91,12 @@ class ForcedReleaseTest {
           }
 
           @Override
-          public void save(String key, LeaseSnapshot snapshot, long expectedRevision) {
+          public void save(LeaseWrite write) {
             if (renewed.compareAndSet(false, true)) { // the holder's heartbeat gets in first
-              LeaseSnapshot current = repository.load(key).orElseThrow();
-              repository.save(key, current.renewed(NOW), current.revision());
+              LeaseSnapshot current = repository.load(write.key()).orElseThrow();
+              repository.save(current.renewal(NOW));
             }
-            repository.save(key, snapshot, expectedRevision);
+            repository.save(write);
           }
 
           @Override

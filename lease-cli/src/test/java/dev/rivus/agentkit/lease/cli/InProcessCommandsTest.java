@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
@@ -33,10 +34,12 @@ class InProcessCommandsTest {
   private final InProcessCli cli = new InProcessCli(repository, platform);
 
   private void store(String key, ProcessIdentity holder, boolean held) {
-    LeaseSnapshot first = LeaseSnapshot.first(key, new HolderIdentity(holder, "h-" + key), NOW);
-    repository.save(key, first, 0);
+    LeaseWrite first =
+        LeaseSnapshot.firstAcquisition(
+            key, new HolderIdentity(holder, "h-" + key), java.time.Duration.ofMinutes(1), NOW);
+    repository.save(first);
     if (!held) {
-      repository.save(key, first.released(NOW), 1);
+      repository.save(first.snapshot().release(NOW));
     }
   }
 
@@ -94,7 +97,7 @@ class InProcessCommandsTest {
           public Optional<LeaseSnapshot> load(String key) {
             if (loads.incrementAndGet() == 2) { // the holder renews between our two reads
               LeaseSnapshot current = repository.load(key).orElseThrow();
-              repository.save(key, current.renewed(NOW), current.revision());
+              repository.save(current.renewal(NOW));
             }
             return repository.load(key);
           }
