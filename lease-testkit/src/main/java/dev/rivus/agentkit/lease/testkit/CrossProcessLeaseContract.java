@@ -219,6 +219,39 @@ public abstract class CrossProcessLeaseContract {
   }
 
   /**
+   * Parties with different TTLs on one key: a holder in another process promised a longer TTL than
+   * the observer's own, and stopped (SIGSTOP). The observer waits for the holder's TTL, counted on
+   * its own clock, not its own shorter one; then it takes over, and the holder, once continued,
+   * reports the loss.
+   *
+   * @throws Exception if the test fails
+   */
+  @Test
+  public void aStoppedHolderWithALongerTtlIsTakenOverOnlyAfterItsOwnTtl() throws Exception {
+    LeaseConfig holderTtl = LeaseConfig.of(Duration.ofSeconds(6), Duration.ofMillis(1500));
+    ChildJvm child = startHolder(holderTtl, null, false);
+    long childGeneration = number(child.awaitLine("ACQUIRED ", PATIENCE), 1);
+    child.suspend();
+    LeaseManager observer = manager(SHORT);
+
+    long start = System.nanoTime();
+    try {
+      observer.acquire(key, SHORT.ttl().multipliedBy(2));
+      fail("a holder with a 6 s TTL was taken over by an observer with a 2 s TTL");
+    } catch (LeaseHeld held) {
+      assertThat(held.ttl()).as("the TTL the observer waits for").isEqualTo(holderTtl.ttl());
+    }
+    Lease lease = observer.acquire(key, PATIENCE);
+    Duration waited = Duration.ofNanos(System.nanoTime() - start);
+    child.resume();
+
+    assertThat(waited).as("how long the takeover waited").isGreaterThanOrEqualTo(holderTtl.ttl());
+    assertThat(lease.generation()).isEqualTo(childGeneration + 1);
+    assertThat(child.awaitLine("LOST ", PATIENCE)).matches("LOST (EXPIRED|TAKEN_OVER)");
+    assertThat(child.awaitExit(PATIENCE)).isEqualTo(LeaseHolderMain.EXIT_LOST);
+  }
+
+  /**
    * Two processes racing for one free key: exactly one acquires it, the other is told who holds it.
    *
    * @throws Exception if the test fails
