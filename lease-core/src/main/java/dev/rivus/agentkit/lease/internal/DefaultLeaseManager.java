@@ -216,8 +216,8 @@ public final class DefaultLeaseManager implements LeaseManager {
   }
 
   /** Releases a closed lease's record if it is still ours; waits for it, never throws. */
-  void release(ManagedLease lease) {
-    releases.release(lease);
+  void release(ManagedLease lease, boolean wasHeld) {
+    releases.release(lease, wasHeld);
   }
 
   Set<ManagedLease> held() {

@@ -83,25 +83,38 @@ final class ManagedLease implements Lease {
 
   @Override
   public void close() {
-    if (markClosed()) {
-      manager.release(this);
+    Closing closing = markClosed();
+    if (closing != Closing.NOTHING_TO_RELEASE) {
+      manager.release(this, closing == Closing.RELEASE_HELD);
     }
     manager.forget(this);
   }
 
+  /** What closing a handle leaves to do. */
+  enum Closing {
+    /** Closed before, or lost to another holder or with its store: no record of ours is left. */
+    NOTHING_TO_RELEASE,
+    /** It was held: release its record. */
+    RELEASE_HELD,
+    /** It expired or lost its fence: its record may still be ours; release it if so. */
+    RELEASE_IF_STILL_OURS
+  }
+
   /**
-   * Marks the handle closed and declares the release (interrupting fenced work still running);
-   * returns whether its record should now be released. Only the first call does anything.
+   * Marks the handle closed and declares the release (interrupting fenced work still running); says
+   * whether its record should now be released. Only the first call does anything.
    */
-  boolean markClosed() {
+  Closing markClosed() {
     synchronized (this) {
       if (closed) {
-        return false;
+        return Closing.NOTHING_TO_RELEASE;
       }
       closed = true;
     }
-    boolean wasHeld = lose(LeaseLost.Reason.RELEASED, null, null);
-    return wasHeld || recordMayStillBeOurs();
+    if (lose(LeaseLost.Reason.RELEASED, null, null)) {
+      return Closing.RELEASE_HELD;
+    }
+    return recordMayStillBeOurs() ? Closing.RELEASE_IF_STILL_OURS : Closing.NOTHING_TO_RELEASE;
   }
 
   /**

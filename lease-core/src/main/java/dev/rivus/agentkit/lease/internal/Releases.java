@@ -39,8 +39,18 @@ final class Releases {
     this.platform = manager.platform();
   }
 
-  /** Releases one closed lease's record if it is still ours; waits for it, never throws. */
-  void release(ManagedLease lease) {
+  /**
+   * Releases one closed lease's record if it is still ours; waits for it, never throws. A lease
+   * that was still held is released on the calling thread; one that expired (its repository was in
+   * trouble, and may hang) on the lane, waiting at most a TTL.
+   */
+  void release(ManagedLease lease, boolean wasHeld) {
+    if (!wasHeld) {
+      onRepositoryLane(
+          "lease '" + lease.key() + "'",
+          () -> warnIfFailed(lease.current(), releaseIfOurs(lease.current())));
+      return;
+    }
     boolean interrupted = Thread.interrupted();
     try {
       RuntimeException failure = releaseIfOurs(lease.current());
@@ -66,7 +76,7 @@ final class Releases {
   void closeAll(List<ManagedLease> leases) {
     List<ManagedLease> toRelease = new ArrayList<>();
     for (ManagedLease lease : leases) {
-      if (lease.markClosed()) {
+      if (lease.markClosed() != ManagedLease.Closing.NOTHING_TO_RELEASE) {
         toRelease.add(lease);
       }
       manager.forget(lease);
