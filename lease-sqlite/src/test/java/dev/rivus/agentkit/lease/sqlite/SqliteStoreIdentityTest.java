@@ -205,6 +205,27 @@ class SqliteStoreIdentityTest {
   }
 
   @Test
+  void aDatabaseDeletedWithoutItsWriteAheadLogIsCreatedAnewWithoutTheOldLog() throws Exception {
+    try (SqliteLeaseRepository old = SqliteLeaseRepository.open(database())) {
+      old.save(Records.firstWrite("k", "old"));
+      assertThat(dir.resolve("leases.db-wal")).as("the old database's log").exists();
+
+      Files.delete(database()); // rm leases.db, leaving leases.db-wal and leases.db-shm
+
+      try (SqliteLeaseRepository replacement = SqliteLeaseRepository.open(database())) {
+        assertThat(replacement.load("k")).as("the old database's record").isEmpty();
+        replacement.save(Records.firstWrite("k", "new"));
+        assertThatThrownBy(() -> old.save(Records.first("k", "old").renewal(Records.TIME)))
+            .isInstanceOf(StoreLost.class);
+        assertThat(replacement.load("k")).hasValue(Records.first("k", "new"));
+      }
+    }
+    try (SqliteLeaseRepository reopened = SqliteLeaseRepository.open(database())) {
+      assertThat(reopened.load("k")).hasValue(Records.first("k", "new"));
+    }
+  }
+
+  @Test
   void aDatabaseEmptiedUnderTheRepositoryIsLost() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
       repository.save(Records.firstWrite("k", "h"));
