@@ -1,16 +1,19 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.RevisionConflict;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,6 +134,36 @@ class SqliteMigrationTest {
             .as("a write of version 2 records its TTL again")
             .isEqualTo(Records.TTL);
       }
+    }
+  }
+
+  @Test
+  void aStaleWriterCannotTakeARecordThatAVersion1ProcessRecreatedFromRevision1AfterAPrune()
+      throws Exception {
+    Path file = version1();
+    try (Connection oldProcess = SchemaV1.connect(file);
+        PreparedStatement oldUpdate = oldProcess.prepareStatement(SchemaV1.UPDATE);
+        PreparedStatement oldInsert = oldProcess.prepareStatement(SchemaV1.INSERT);
+        SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
+      LeaseWrite first = Records.firstWrite("k", "v2-first");
+      repository.save(first);
+      LeaseWrite release = first.snapshot().release(Records.TIME);
+      repository.save(release);
+      LeaseSnapshot staleRead = repository.load("k").orElseThrow(); // then the reader stalls
+      repository.prune(Duration.ZERO);
+
+      // Version 1 recreates the pruned key above its generation floor, from revision 1, and renews.
+      long generation = staleRead.generation() + 1;
+      SchemaV1.write(oldInsert, "k", generation, 1, "HELD", "v1-holder", Records.TIME);
+      SchemaV1.write(oldUpdate, "k", generation, 2, "HELD", "v1-holder", Records.TIME);
+
+      LeaseWrite stale = staleRead.acquisition(Records.holder("stale"), Records.TTL, Records.TIME);
+      assertThat(stale.expectedRevision()).as("the revision the stale writer expects").isEqualTo(2);
+      assertThatThrownBy(() -> repository.save(stale))
+          .as("an acquisition giving generation %d a second time", generation)
+          .isInstanceOf(RevisionConflict.class);
+      assertThat(repository.load("k").orElseThrow().holder())
+          .isEqualTo(Records.holder("v1-holder"));
     }
   }
 
