@@ -22,6 +22,11 @@ import org.sqlite.jdbc4.JDBC4Connection;
  * first page only at the first commit, so a crash between the two would leave a 0-byte file, which
  * every later opener refuses as emptied.
  *
+ * <p>A write-ahead log and its index left at the path by a database deleted alone ({@code rm
+ * leases.db}) are deleted before the new file takes the name: SQLite would otherwise apply the old
+ * log to the new database, and share the index with processes still holding the old one open.
+ * Nothing else can be using them, since the database they belonged to is gone.
+ *
  * <p>Runs under the opening lock, which makes the temporary name this process's own; one left by a
  * crash is deleted first.
  */
@@ -50,8 +55,9 @@ final class Creation {
    */
   void create() {
     try {
-      deleteLeftovers();
+      deleteTemporary();
       writeSchema();
+      deleteCompanions(file);
       Files.move(temporary, file); // no REPLACE_EXISTING: never over a file made meanwhile
       syncDirectory(file.getParent());
     } catch (FileAlreadyExistsException e) {
@@ -79,15 +85,21 @@ final class Creation {
     }
   }
 
-  private void deleteLeftovers() throws IOException {
-    for (String suffix : List.of("", "-journal", "-wal", "-shm")) {
-      Files.deleteIfExists(temporary.resolveSibling(temporary.getFileName() + suffix));
+  /** Deletes the journal, log and index named after {@code database}. */
+  private static void deleteCompanions(Path database) throws IOException {
+    for (String suffix : List.of("-journal", "-wal", "-shm")) {
+      Files.deleteIfExists(database.resolveSibling(database.getFileName() + suffix));
     }
+  }
+
+  private void deleteTemporary() throws IOException {
+    deleteCompanions(temporary);
+    Files.deleteIfExists(temporary);
   }
 
   private void deleteQuietly() {
     try {
-      deleteLeftovers();
+      deleteTemporary();
     } catch (IOException e) {
       // the next creation deletes them under the same lock
     }

@@ -2,23 +2,12 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Deque;
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteOpenMode;
-import org.sqlite.jdbc4.JDBC4Connection;
 
 /**
  * Runs units of work against the database file within the busy wait budget: borrows a connection,
@@ -40,29 +29,13 @@ import org.sqlite.jdbc4.JDBC4Connection;
  * one process first come, first served, and leaves only other processes to contend at the file
  * lock.
  *
- * <p>Why a hand-written pool rather than HikariCP: the connections are to a local file, need no
- * validation, keep-alive or eviction, and a repository needs only a handful of them. A pool library
- * would add a dependency and its own housekeeping thread (the library owns no threads), for about
- * forty lines here.
- *
- * <p>Why an anchor connection: a {@link StoreIdentity} compares the file at the path with the one
- * opened by inode number, which is sound only while no other file can get that number, that is
- * while the file stays open. The pool may close all its connections (after failures), so one more
- * connection stays open for the repository's life and is never used. It is an SQLite connection,
- * not a Java channel on the file: closing any descriptor of a file drops every POSIX lock the
- * process holds on it, and SQLite holds a shared lock on the database file for as long as a
- * connection is open in WAL mode (seen in {@code /proc/locks}); closing a channel of our own would
- * silently drop the locks of this process's other connections, SQLite's own bookkeeping of
- * descriptors does not. Connections opened after the anchor never create the file: a pool that
- * reconnected to a deleted database would otherwise leave an empty file that the next opener
- * refuses.
+ * <p>Once opened, every call first checks that the file at the path is still the one opened ({@link
+ * StoreIdentity}), and an SQLite error that means the file is no longer a lease database (corrupt,
+ * not a database, its table gone) is reported as the loss of the store too.
  *
  * <p>Thread-safe.
  */
 final class Database implements AutoCloseable {
-
-  private static final boolean MAC_OS =
-      System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("mac");
 
   static final int ATTEMPT_BUSY_TIMEOUT_MILLIS = 2;
   private static final long FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
@@ -75,20 +48,10 @@ final class Database implements AutoCloseable {
   private final SqliteFailures failures;
   private final Semaphore writeGate = new Semaphore(1, true);
   private final Semaphore permits;
-
-  /**
-   * Idle connections by sync level: a write takes one already at its level, so that an acquire and
-   * release cycle on one thread alternates between two connections instead of switching {@code
-   * PRAGMA synchronous} twice per cycle. Reads take any.
-   */
-  private final Map<SyncMode, ConcurrentLinkedDeque<Session>> idle = new EnumMap<>(SyncMode.class);
-
-  private final AtomicInteger open = new AtomicInteger();
-  private final AtomicLong commits = new AtomicLong();
+  private final Connections connections;
   private volatile boolean closed;
   private volatile @Nullable StoreIdentity identity;
   private volatile boolean opened;
-  private @Nullable Connection anchor; // guarded by this
 
   /** A unit of work on one connection; may be run again after a busy result. */
   @FunctionalInterface
@@ -103,9 +66,8 @@ final class Database implements AutoCloseable {
     this.maxConnections = options.maxConnections();
     this.failures = new SqliteFailures(file);
     this.permits = new Semaphore(maxConnections, true);
-    for (SyncMode mode : SyncMode.values()) {
-      idle.put(mode, new ConcurrentLinkedDeque<>());
-    }
+    // Opened by name, a new connection is checked to be on the file this repository opened.
+    this.connections = new Connections(file, maxConnections, this::checkIdentity);
   }
 
   SqliteFailures failures() {
@@ -119,18 +81,14 @@ final class Database implements AutoCloseable {
    * @throws LeaseRepositoryFailure if the file cannot be opened or was replaced meanwhile
    */
   void anchor(StoreIdentity expected) {
-    Connection connection;
     try {
-      connection = connect();
+      connections.pin();
     } catch (SQLException e) {
       throw failures.translate(null, "opening the database", e);
     }
     if (!StoreIdentity.of(file).sameFileAs(expected)) {
-      closeQuietly(connection);
+      connections.unpin();
       throw StorePath.unusable(file, "it was replaced by another file while being opened");
-    }
-    synchronized (this) {
-      anchor = connection;
     }
     identity = expected;
   }
@@ -157,7 +115,7 @@ final class Database implements AutoCloseable {
 
   /** How many transactions this repository committed; for tests that count them. */
   long commits() {
-    return commits.get();
+    return connections.commits();
   }
 
   /** Runs read-only work (autocommit statements, no write lock). */
@@ -208,7 +166,7 @@ final class Database implements AutoCloseable {
         attempts++;
         try {
           if (session == null) {
-            session = openSession(mode);
+            session = connections.take(mode);
           }
           if (mode != null) {
             session.use(mode);
@@ -302,68 +260,10 @@ final class Database implements AutoCloseable {
     }
   }
 
-  private Session openSession(@Nullable SyncMode mode) throws SQLException {
-    SyncMode preferred = mode == null ? SyncMode.NORMAL : mode;
-    Session pooled = idle.get(preferred).pollFirst();
-    if (pooled == null && (mode == null || open.get() >= maxConnections)) {
-      // At the limit, an idle connection of the other level is switched rather than a new one
-      // opened.
-      pooled = idle.get(preferred == SyncMode.FULL ? SyncMode.NORMAL : SyncMode.FULL).pollFirst();
-    }
-    if (pooled != null) {
-      return pooled;
-    }
-    Session session = new Session(connect(), open, commits);
-    open.incrementAndGet();
-    try {
-      checkIdentity(); // opened by name: make sure it is still the file this repository opened
-    } catch (RuntimeException e) {
-      session.close();
-      throw e;
-    }
-    return session;
-  }
-
-  /** Opens a connection to the existing file; never creates it (see the class description). */
-  private Connection connect() throws SQLException {
-    SQLiteConfig config = new SQLiteConfig();
-    config.resetOpenMode(SQLiteOpenMode.CREATE);
-    config.setOpenMode(SQLiteOpenMode.READWRITE);
-    config.setBusyTimeout(ATTEMPT_BUSY_TIMEOUT_MILLIS);
-    if (MAC_OS) {
-      // On macOS fsync() leaves data in the drive's cache; F_FULLFSYNC is what survives a power
-      // cut. With PRAGMA fullfsync on, SQLite uses it for checkpoints too.
-      config.enableFullSync(true);
-    }
-    Properties properties = config.toProperties();
-    String name = file.toString();
-    // The file name is passed apart from the URL, so that '?' or '#' in a path are not parsed as
-    // URL syntax.
-    return new JDBC4Connection("jdbc:sqlite:" + name, name, properties);
-  }
-
-  private static void closeQuietly(Connection connection) {
-    try {
-      connection.close();
-    } catch (SQLException ignored) {
-      // nothing more to release
-    }
-  }
-
   private void giveBack(@Nullable Session session, boolean reusable) {
     try {
       if (session != null) {
-        if (reusable && !closed) {
-          Deque<Session> deque =
-              idle.get(session.mode() == SyncMode.FULL ? SyncMode.FULL : SyncMode.NORMAL);
-          deque.offerFirst(session);
-          if (closed && deque.remove(session)) {
-            session
-                .close(); // closed meanwhile: close() may have drained the deque before our offer
-          }
-        } else {
-          session.close();
-        }
+        connections.giveBack(session, reusable);
       }
     } finally {
       permits.release();
@@ -380,19 +280,7 @@ final class Database implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    for (Deque<Session> deque : idle.values()) {
-      for (Session session = deque.pollFirst(); session != null; session = deque.pollFirst()) {
-        session.close();
-      }
-    }
-    Connection pinned;
-    synchronized (this) {
-      pinned = anchor;
-      anchor = null;
-    }
-    if (pinned != null) {
-      closeQuietly(pinned);
-    }
+    connections.close();
   }
 
   private static long saturatedNanos(Duration duration) {
@@ -407,12 +295,10 @@ final class Database implements AutoCloseable {
   public String toString() {
     return "Database["
         + file
-        + ", connections open="
-        + open.get()
+        + ", "
+        + connections
         + ", in use="
         + (maxConnections - permits.availablePermits())
-        + ", idle="
-        + (idle.get(SyncMode.FULL).size() + idle.get(SyncMode.NORMAL).size())
         + ", writers waiting="
         + writeGate.getQueueLength()
         + "]";

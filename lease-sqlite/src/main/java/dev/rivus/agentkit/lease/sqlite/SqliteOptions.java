@@ -53,7 +53,8 @@ public final class SqliteOptions {
 
   /**
    * Returns the longest one repository call waits for a database that another connection holds
-   * locked (or for a free connection of this repository) before it fails with {@link
+   * locked (or for a free connection of this repository, or, when opening, for another process to
+   * finish opening the database) before it fails with {@link
    * dev.rivus.agentkit.lease.LeaseRepositoryFailure}.
    *
    * @return the busy wait budget per call

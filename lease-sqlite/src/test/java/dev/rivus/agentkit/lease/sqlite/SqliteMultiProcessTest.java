@@ -9,7 +9,10 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import dev.rivus.agentkit.lease.testkit.LeaseHolderMain;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -154,6 +157,81 @@ class SqliteMultiProcessTest {
         assertThat(fence).isNotNull();
       }
     }
+  }
+
+  @Test
+  void fenceHeldThroughASymbolicLinkInAnotherProcessExcludesThisOneByTheRealName()
+      throws Exception {
+    Path db = dir.resolve("leases.db");
+    SqliteLeaseRepository.open(db).close();
+    Path link = Files.createSymbolicLink(dir.resolve("link.db"), db);
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
+      ChildJvm holder = child("fence", link.toString(), "fenced");
+      holder.awaitLine("FENCED", PATIENCE);
+
+      CompletableFuture<LeaseRepository.Fence> waiter =
+          CompletableFuture.supplyAsync(() -> lockFence(repository, "fenced"));
+      assertThatWaitStillPending(waiter);
+
+      holder.kill();
+
+      try (LeaseRepository.Fence fence = waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        assertThat(fence.isHeld()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void aHolderInAnotherProcessWhoseDatabaseIsDeletedLosesItsLeaseAndItsFencedWork()
+      throws Exception {
+    Path db = dir.resolve("leases.db");
+    Path journal = dir.resolve("journal");
+    ChildJvm holder =
+        ChildJvm.start(
+            LeaseHolderMain.class,
+            List.of(
+                "--factory=" + SqliteRepositoryFactory.class.getName(),
+                "--spec=" + db,
+                "--key=deleted",
+                "--ttl=PT10S",
+                "--heartbeat=PT0.5S",
+                "--journal=" + journal));
+    children.add(holder);
+    long childGeneration = Long.parseLong(holder.awaitLine("ACQUIRED ", PATIENCE).substring(9));
+    holder.awaitLine("WROTE ", PATIENCE);
+
+    StoreFiles.deleteAll(db); // rm leases.db*
+
+    assertThat(holder.awaitLine("LOST ", PATIENCE)).isEqualTo("LOST STORE_LOST");
+    assertThat(holder.awaitExit(PATIENCE)).isEqualTo(LeaseHolderMain.EXIT_LOST);
+    assertThat(journalGenerations(journal)).as("the child's writes").containsOnly(childGeneration);
+    long successorGeneration;
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
+        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+        Lease successor = leases.acquire("deleted")) {
+      successorGeneration = successor.generation();
+      successor.runFenced(
+          token -> {
+            Files.writeString(journal, token.generation() + " pid 0\n", StandardOpenOption.APPEND);
+            return null;
+          });
+    }
+    assertThat(successorGeneration)
+        .as("the new database's first generation")
+        .isGreaterThan(childGeneration);
+    assertThat(journalGenerations(journal))
+        .as("generations in the journal, in the order written")
+        .isSorted()
+        .endsWith(successorGeneration);
+  }
+
+  /** The generations in a journal of {@link LeaseHolderMain}: one line each, the first field. */
+  private static List<Long> journalGenerations(Path journal) throws Exception {
+    List<Long> generations = new ArrayList<>();
+    for (String line : Files.readAllLines(journal)) {
+      generations.add(Long.parseLong(line.substring(0, line.indexOf(' '))));
+    }
+    return generations;
   }
 
   @Test

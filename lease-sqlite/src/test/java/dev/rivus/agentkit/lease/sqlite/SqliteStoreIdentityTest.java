@@ -1,0 +1,287 @@
+package dev.rivus.agentkit.lease.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.StoreLost;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The repository knows its database by the real file, not by the name it was given: links lead to
+ * one file with one fence, a file with several names or none of its content is refused, and a file
+ * deleted, replaced or emptied under an open repository makes every call fail with {@link
+ * StoreLost}.
+ */
+class SqliteStoreIdentityTest {
+
+  @TempDir Path dir;
+
+  private Path database() {
+    return dir.resolve("leases.db");
+  }
+
+  @Test
+  void aDatabaseOpenedThroughASymbolicLinkIsTheRealFileWithTheRealFilesFence() throws Exception {
+    Path realDirectory = Files.createDirectory(dir.resolve("real"));
+    Path real = realDirectory.resolve("leases.db");
+    SqliteLeaseRepository.open(real).close();
+    Path link = Files.createSymbolicLink(dir.resolve("link.db"), real);
+
+    try (SqliteLeaseRepository byReal = SqliteLeaseRepository.open(real);
+        SqliteLeaseRepository byLink = SqliteLeaseRepository.open(link)) {
+      assertThat(byLink.file()).isEqualTo(real.toRealPath());
+      assertThat(byLink.fenceFile()).isEqualTo(byReal.fenceFile());
+      byReal.save(Records.firstWrite("k", "h"));
+      assertThat(byLink.load("k")).hasValue(Records.first("k", "h"));
+
+      LeaseRepository.Fence held = byReal.lockFence("k");
+      AtomicBoolean released = new AtomicBoolean();
+      CompletableFuture<Boolean> waiter =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (LeaseRepository.Fence fence = byLink.lockFence("k")) {
+                  return released.get();
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      // A split fence would be taken at once; give it the chance before releasing.
+      assertThat(waiter.completeOnTimeout(false, 300, TimeUnit.MILLISECONDS).isDone()).isFalse();
+      released.set(true);
+      held.close();
+
+      assertThat(waiter.get(30, TimeUnit.SECONDS))
+          .as("the fence through the link was taken only after the real one was released")
+          .isTrue();
+    }
+    assertThat(dir.resolve("link.db.fence")).doesNotExist();
+  }
+
+  @Test
+  void aSymbolicLinkToNothingIsRefused() throws Exception {
+    Path link = Files.createSymbolicLink(database(), dir.resolve("missing.db"));
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(link))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("symbolic link")
+        .hasMessageContaining("does not exist");
+    assertThat(dir.resolve("missing.db")).doesNotExist();
+  }
+
+  @Test
+  void aDatabaseWithSeveralHardLinksIsRefusedSayingWhy() throws Exception {
+    SqliteLeaseRepository.open(database()).close();
+    Path other = Files.createLink(dir.resolve("other.db"), database());
+
+    for (Path name : List.of(database(), other)) {
+      assertThatThrownBy(() -> SqliteLeaseRepository.open(name))
+          .as("opening %s", name)
+          .isInstanceOf(LeaseRepositoryFailure.class)
+          .hasMessageContaining("2 hard links")
+          .hasMessageContaining("write-ahead log")
+          .hasMessageContaining("symbolic link");
+    }
+  }
+
+  @Test
+  void anEmptyFileIsRefusedAndNeverAdopted() throws Exception {
+    Files.createFile(database());
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(database()))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining(database().toString())
+        .hasMessageContaining("0 bytes")
+        .hasMessageContaining("emptied or truncated is never adopted");
+    assertThat(Files.size(database())).as("the refused file").isZero();
+  }
+
+  @Test
+  void aFileShorterThanADatabaseHeaderIsRefused() throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      repository.save(Records.firstWrite("k", "h"));
+    }
+    truncate(database(), 50);
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(database()))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("only 50 bytes long")
+        .hasMessageContaining("never adopted");
+  }
+
+  @Test
+  void aDatabaseCutShortAfterItsFirstPageIsRefusedAsCorrupt() throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      for (int i = 0; i < 100; i++) {
+        repository.save(Records.firstWrite("key-" + i + "-" + "x".repeat(200), "h"));
+      }
+    } // the last connection checkpoints the WAL into the file
+    truncate(database(), 4096);
+
+    assertThatThrownBy(
+            () -> {
+              try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+                repository.loadAll();
+              }
+            })
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining(database().toString())
+        .hasMessageContaining("corrupt");
+  }
+
+  @Test
+  void aNewDatabaseIsNeverEmptyAndNoTemporaryFileIsLeft() throws Exception {
+    // A creation that crashed half-way leaves only its temporary file; it is not the database.
+    Path leftover = Files.writeString(dir.resolve("leases.db.creating"), "half written");
+
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      assertThat(Files.size(database())).as("size of the new database").isGreaterThan(100);
+      repository.save(Records.firstWrite("k", "h"));
+    }
+    assertThat(leftover).doesNotExist();
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      assertThat(repository.load("k")).hasValue(Records.first("k", "h"));
+    }
+  }
+
+  @Test
+  void everyCallFailsWithStoreLostOnceTheDatabaseIsDeletedAndNoFileComesBack() throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      LeaseWrite first = Records.firstWrite("k", "h");
+      repository.save(first);
+
+      StoreFiles.deleteAll(database());
+
+      LeaseWrite renewal = first.snapshot().renewal(Records.TIME);
+      for (ThrowingCallable call :
+          List.<ThrowingCallable>of(
+              () -> repository.load("k"),
+              repository::loadAll,
+              () -> repository.save(renewal),
+              () -> repository.saveAll(List.of(renewal)),
+              () -> repository.lockFence("k"),
+              () -> repository.prune(Duration.ZERO))) {
+        assertThatThrownBy(call)
+            .isInstanceOf(StoreLost.class)
+            .hasMessageContaining(database().toString())
+            .hasMessageContaining("was deleted")
+            .hasMessageContaining("Stop the processes");
+      }
+      assertThat(database()).as("a database made anew by the lost repository").doesNotExist();
+    }
+  }
+
+  @Test
+  void aDatabaseReplacedByANewOneIsNotAdoptedByTheRepositoryThatOpenedTheOldOne() throws Exception {
+    try (SqliteLeaseRepository old = SqliteLeaseRepository.open(database())) {
+      old.save(Records.firstWrite("k", "old"));
+      StoreFiles.deleteAll(database());
+
+      try (SqliteLeaseRepository replacement = SqliteLeaseRepository.open(database())) {
+        replacement.save(Records.firstWrite("k", "new"));
+
+        assertThatThrownBy(() -> old.load("k"))
+            .isInstanceOf(StoreLost.class)
+            .hasMessageContaining("replaced by another file");
+        assertThat(replacement.load("k")).hasValue(Records.first("k", "new"));
+      }
+    }
+  }
+
+  @Test
+  void aDatabaseDeletedWithoutItsWriteAheadLogIsCreatedAnewWithoutTheOldLog() throws Exception {
+    try (SqliteLeaseRepository old = SqliteLeaseRepository.open(database())) {
+      old.save(Records.firstWrite("k", "old"));
+      assertThat(dir.resolve("leases.db-wal")).as("the old database's log").exists();
+
+      Files.delete(database()); // rm leases.db, leaving leases.db-wal and leases.db-shm
+
+      try (SqliteLeaseRepository replacement = SqliteLeaseRepository.open(database())) {
+        assertThat(replacement.load("k")).as("the old database's record").isEmpty();
+        replacement.save(Records.firstWrite("k", "new"));
+        assertThatThrownBy(() -> old.save(Records.first("k", "old").renewal(Records.TIME)))
+            .isInstanceOf(StoreLost.class);
+        assertThat(replacement.load("k")).hasValue(Records.first("k", "new"));
+      }
+    }
+    try (SqliteLeaseRepository reopened = SqliteLeaseRepository.open(database())) {
+      assertThat(reopened.load("k")).hasValue(Records.first("k", "new"));
+    }
+  }
+
+  @Test
+  void aDatabaseEmptiedUnderTheRepositoryIsLost() throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      repository.save(Records.firstWrite("k", "h"));
+
+      truncate(database(), 0);
+
+      assertThatThrownBy(() -> repository.load("k"))
+          .isInstanceOf(StoreLost.class)
+          .hasMessageContaining("emptied");
+    }
+  }
+
+  @Test
+  void aDatabaseWhoseLeaseTableWasDroppedIsLost() throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      repository.save(Records.firstWrite("k", "h"));
+      try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + database());
+          Statement statement = raw.createStatement()) {
+        statement.execute("DROP TABLE lease");
+      }
+
+      assertThatThrownBy(() -> repository.load("k"))
+          .isInstanceOf(StoreLost.class)
+          .hasMessageContaining("no longer a lease database")
+          .hasMessageContaining("no such table: lease");
+    }
+  }
+
+  @Test
+  void aFenceIsNoLongerHeldOnceItsFenceFileIsDeletedOrReplacedOrItIsClosed() throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      LeaseRepository.Fence deleted = repository.lockFence("a");
+      assertThat(deleted.isHeld()).isTrue();
+      Files.delete(repository.fenceFile());
+      assertThat(deleted.isHeld()).as("fence whose file was deleted").isFalse();
+      deleted.close();
+
+      LeaseRepository.Fence replaced = repository.lockFence("b");
+      assertThat(replaced.isHeld()).isTrue();
+      Path moved = Files.move(repository.fenceFile(), dir.resolve("moved.fence"));
+      Files.createFile(repository.fenceFile());
+      assertThat(replaced.isHeld()).as("fence whose file was replaced").isFalse();
+      replaced.close();
+      Files.delete(moved);
+
+      LeaseRepository.Fence closed = repository.lockFence("c");
+      assertThat(closed.isHeld()).isTrue();
+      closed.close();
+      assertThat(closed.isHeld()).as("fence after close").isFalse();
+    }
+  }
+
+  private static void truncate(Path file, long size) throws Exception {
+    assumeThat(Files.exists(file)).isTrue();
+    try (RandomAccessFile handle = new RandomAccessFile(file.toFile(), "rw")) {
+      handle.setLength(size);
+    }
+  }
+}
