@@ -144,10 +144,19 @@ class InProcessCommandsTest {
 
   @Test
   void pruneOnARepositoryThatCannotPruneIsAUsageError() {
-    InProcessCli.Result result = cli.run("prune", "--older-than", "1h");
+    store("old", platform.startSibling(200), false);
+    LeaseRepository notPrunable = new ForwardingLeaseRepository(repository);
+    assertThat(notPrunable).isNotInstanceOf(PrunableLeaseRepository.class);
+
+    InProcessCli.Result result =
+        new InProcessCli(notPrunable, platform).run("prune", "--older-than", "0s");
 
     assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(result.err()).startsWith("lease prune: ").contains("cannot prune");
+    assertThat(repository.loadAll())
+        .as("nothing was pruned")
+        .extracting(LeaseSnapshot::key)
+        .containsExactly("old");
   }
 
   @Test
