@@ -14,14 +14,12 @@ final class TimingOptions {
       paramLabel = "DURATION",
       defaultValue = "60s",
       converter = DurationConverter.class,
-      description = {
-        "How long a record may stay unchanged before another process may take the lease over"
-            + " (default: ${DEFAULT-VALUE}). At least 1s: the holder gives the lease up a tenth of"
-            + " the TTL early, so that COMMAND can be stopped before anyone may take over; below 1s"
-            + " that margin is under 100ms, less than a loaded machine may take to notice.",
-        "The TTL is written in the record: when processes on one key use different --ttl values,"
-            + " each waits for the longer of its own and the holder's."
-      })
+      description =
+          "How long a record may stay unchanged before another process may take the lease over;"
+              + " at least 1s (default: ${DEFAULT-VALUE}). The holder gives the lease up a tenth of"
+              + " the TTL early, so that COMMAND can be stopped before anyone may take over; below"
+              + " 1s that margin would be under 100ms. The TTL is written in the record: processes"
+              + " with different --ttl on one key wait for the longer one.")
   Duration ttl = Duration.ofSeconds(60);
 
   @Option(

@@ -60,6 +60,21 @@ class InProcessCommandsTest {
   }
 
   @Test
+  void runHelpSaysTheTtlFloorWhyAndThatTheTtlIsRecordedAndWhereTokensStart() {
+    String help = cli.run("run", "--help").out().replaceAll("\\s+", " ");
+
+    assertThat(help)
+        .contains(
+            "at least 1s",
+            "a tenth of the TTL early",
+            "under 100ms",
+            "The TTL is written in the record",
+            "wait for the longer one",
+            "at least 10ms",
+            "wall clock in microseconds");
+  }
+
+  @Test
   void statusJudgesEachHolderFromHere() throws Exception {
     ProcessIdentity running = platform.startSibling(200);
     ProcessIdentity dead = platform.startSibling(300);
