@@ -103,21 +103,21 @@ class RecordedTtlProcessTest {
     assertThat(after.get("generation").asLong()).as("no one else acquired it").isEqualTo(token);
   }
 
-  /** Issue 7, item 12: the floor lets 1 s through, and the lease records and shows it. */
+  /**
+   * Issue 7, item 12: the floor lets 1 s through, and the record keeps it. (Refusals below the
+   * floor are in {@link BadInputProcessTest}.) The command ends at once: a 1 s lease held while
+   * other JVMs start on a loaded machine could be lost, which is what the floor warns about.
+   */
   @Test
   void aOneSecondTtlIsAcceptedAndRecorded() throws Exception {
-    try (LeaseTool run =
-        LeaseTool.start(
-            args("run", "--ttl", "1s", "brief", "--", "sh", "-c", "echo ran; read line"))) {
-      run.awaitStdout("ran");
-      JsonNode status = JSON.readTree(LeaseTool.run(args("status", "brief", "--json")).stdout());
-      assertThat(status.get("state").asText()).isEqualTo("held");
-      assertThat(status.get("ttlMillis").asLong()).isEqualTo(1_000);
+    LeaseTool run = LeaseTool.run(args("run", "--ttl", "1s", "brief", "--", "echo", "ran"));
 
-      run.writeLine("done");
-      assertThat(run.awaitExit()).as("%s", run).isZero();
-      assertThat(run.stderr()).as("%s", run).isEmpty();
-    }
+    assertThat(run.awaitExit()).as("%s", run).isZero();
+    assertThat(run.stdout()).isEqualTo("ran");
+    assertThat(run.stderr()).as("%s", run).isEmpty();
+    JsonNode status = JSON.readTree(LeaseTool.run(args("status", "brief", "--json")).stdout());
+    assertThat(status.get("state").asText()).isEqualTo("released");
+    assertThat(status.get("ttlMillis").asLong()).as("the tombstone keeps it").isEqualTo(1_000);
   }
 
   /**
