@@ -7,14 +7,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Renders lease views as JSON for scripts. The field names are part of the tool's interface (see
  * {@code docs/cli.md}): {@code key}, {@code state}, {@code generation}, {@code revision}, {@code
  * holder} ({@code host}, {@code pid}, {@code bootId}, {@code pidNamespace}, {@code processStart},
- * {@code handle}), {@code process}, {@code observedUnchangedMillis} and {@code updatedAt}.
+ * {@code handle}), {@code process}, {@code ttlMillis} (the TTL the holder promised, in milliseconds
+ * like {@code observedUnchangedMillis}, so that scripts can compare the two; {@code null} when the
+ * record does not say), {@code observedUnchangedMillis} and {@code updatedAt}.
  */
 final class JsonRenderer {
 
@@ -53,6 +57,12 @@ final class JsonRenderer {
     holder.put("processStart", process.processStart());
     holder.put("handle", snapshot.holder().handleId());
     node.put("process", view.livenessWord());
+    Optional<Duration> ttl = LeaseView.known(snapshot.ttl());
+    if (ttl.isPresent()) {
+      node.put("ttlMillis", ttl.get().toMillis());
+    } else {
+      node.putNull("ttlMillis");
+    }
     node.put("observedUnchangedMillis", view.observedUnchanged().toMillis());
     node.put("updatedAt", snapshot.updatedAt().toString());
     return node;

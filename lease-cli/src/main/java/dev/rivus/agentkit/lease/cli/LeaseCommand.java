@@ -18,8 +18,9 @@ import picocli.CommandLine.Model.CommandSpec;
     optionListHeading = "%nOptions:%n",
     description = {
       "A lease lets one process at a time own a task, named by a key. Every acquisition raises the"
-          + " key's generation, a fencing token that never goes back. A holder that dies on this"
-          + " machine is taken over at once; one that hangs, after the TTL.",
+          + " key's generation, a fencing token that never goes back; a key's first is the wall clock"
+          + " in microseconds. A holder that dies on this machine is taken over at once; one that"
+          + " hangs, after the TTL (the longer of the holder's and the taker's).",
       "",
       "Leases live in a SQLite database by default ($LEASE_DB, else"
           + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db), or in a directory with --dir."

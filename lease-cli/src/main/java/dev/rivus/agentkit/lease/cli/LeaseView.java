@@ -1,8 +1,10 @@
 package dev.rivus.agentkit.lease.cli;
 
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.Liveness;
 import java.time.Duration;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  *     observed the record over a window ({@code --observe})
  */
 record LeaseView(LeaseSnapshot snapshot, @Nullable Liveness liveness, Duration observedUnchanged) {
+
+  /** How the TTL of a record that does not say its TTL is shown. */
+  static final String UNKNOWN_TTL = "unknown";
 
   /**
    * Names a holder's liveness for people and scripts: {@code alive}, {@code dead} (its process is
@@ -34,6 +39,24 @@ record LeaseView(LeaseSnapshot snapshot, @Nullable Liveness liveness, Duration o
       default:
         return "unknown";
     }
+  }
+
+  /**
+   * The TTL the holder promised in the record, or empty when the record does not say: one written
+   * by a version that did not record TTLs is read with {@link LeaseConfig#MAX_DURATION}, so that
+   * observers wait as long as any holder could have promised, and showing that number would suggest
+   * a holder chose it.
+   *
+   * @param ttl the TTL read from a record, or the longer of an observer's own and the record's
+   * @return the TTL, or empty if it is not known
+   */
+  static Optional<Duration> known(Duration ttl) {
+    return ttl.compareTo(LeaseConfig.MAX_DURATION) >= 0 ? Optional.empty() : Optional.of(ttl);
+  }
+
+  /** The record's TTL for people: {@code 1m30s}, or {@code unknown} (see {@link #known}). */
+  String ttlWord() {
+    return known(snapshot.ttl()).map(DurationConverter::format).orElse(UNKNOWN_TTL);
   }
 
   /** The holder's liveness word, or {@code null} for a released record. */

@@ -19,15 +19,19 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     sortOptions = false,
     headerHeading = "%n",
-    header = "Show one lease: holder, liveness, generation, state, revision.",
+    header = "Show one lease: holder, liveness, generation, state, revision, TTL.",
     synopsisHeading = "%nUsage: ",
     descriptionHeading = "%n",
     optionListHeading = "%nOptions:%n",
     description = {
       "Prints the record of KEY: its state (held or released), generation (the fencing token),"
           + " revision, the holder's host and pid, whether that process is alive, dead or unknown as"
-          + " judged from this machine, how long this command saw the record unchanged, and when the"
-          + " writer last wrote it by its own wall clock.",
+          + " judged from this machine, the TTL the holder promised (written in the record; unknown"
+          + " for a record written by an older version, which others treat as the longest TTL), how"
+          + " long this command saw the record unchanged, and when the writer last wrote it by its"
+          + " own wall clock.",
+      "With --json, the TTL is ttlMillis: milliseconds like observedUnchangedMillis, or null when"
+          + " unknown.",
       "A key that was never acquired (or was pruned) is shown as absent; the exit code is still 0.",
     },
     exitCodeListHeading = ExitCodes.HEADING,

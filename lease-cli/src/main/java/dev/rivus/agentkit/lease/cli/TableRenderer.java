@@ -12,13 +12,16 @@ import java.util.Locale;
  *
  * <p>Columns: KEY, STATE (held or released), GEN (the generation, the fencing token), REV (the
  * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive,
- * dead or unknown as judged from here; {@code -} when released), UNCHANGED (how long this command
- * saw the record unchanged) and UPDATED (the writer's wall clock, for people only).
+ * dead or unknown as judged from here; {@code -} when released), TTL (the TTL the holder promised
+ * in the record; {@code unknown} for a record written before TTLs were recorded), UNCHANGED (how
+ * long this command saw the record unchanged) and UPDATED (the writer's wall clock, for people
+ * only).
  */
 final class TableRenderer {
 
   static final List<String> HEADER =
-      List.of("KEY", "STATE", "GEN", "REV", "HOST", "PID", "PROCESS", "UNCHANGED", "UPDATED");
+      List.of(
+          "KEY", "STATE", "GEN", "REV", "HOST", "PID", "PROCESS", "TTL", "UNCHANGED", "UPDATED");
 
   void render(List<LeaseView> views, PrintWriter out) {
     List<List<String>> rows = new ArrayList<>();
@@ -56,6 +59,7 @@ final class TableRenderer {
         printable(snapshot.holder().process().host()),
         Long.toString(snapshot.holder().process().pid()),
         view.livenessWord() == null ? "-" : view.livenessWord(),
+        view.ttlWord(),
         DurationConverter.format(view.observedUnchanged()),
         snapshot.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
   }

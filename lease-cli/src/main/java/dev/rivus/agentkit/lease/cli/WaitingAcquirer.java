@@ -79,18 +79,24 @@ final class WaitingAcquirer {
 
   /**
    * "lease 'k' is held by host pid 12 (generation 3, alive); observed unchanged for 1.0 s of ..."
+   *
+   * <p>The TTL named is the one this process waits for: the longer of its own and the holder's.
    */
   static String describe(LeaseHeld held) {
     return String.format(
         Locale.ROOT,
         "lease '%s' is held by %s pid %d (generation %d, %s); this process has seen its record"
-            + " unchanged for %.1f s of the %s TTL",
+            + " unchanged for %.1f s of %s",
         held.key(),
         held.holder().process().host(),
         held.holder().process().pid(),
         held.generation(),
         LeaseView.word(held.holderLiveness()),
         held.observedUnchanged().toMillis() / 1000.0,
-        DurationConverter.format(held.ttl()));
+        LeaseView.known(held.ttl())
+            .map(ttl -> "the " + DurationConverter.format(ttl) + " TTL")
+            .orElse(
+                "an unknown TTL (an older version wrote the record without it): it is taken over"
+                    + " once its holder is seen gone, or after 'lease release'"));
   }
 }

@@ -34,7 +34,10 @@ class BadInputProcessTest {
   void prepare() throws IOException, SQLException {
     database = temp.resolve("leases.db");
     Files.writeString(temp.resolve("a-file"), "not a directory", StandardCharsets.UTF_8);
-    Files.writeString(temp.resolve("text.db"), "just some text\n", StandardCharsets.UTF_8);
+    // Longer than an SQLite header (100 bytes), so that only its content says it is no database.
+    Files.writeString(
+        temp.resolve("text.db"), "just some text\n".repeat(20), StandardCharsets.UTF_8);
+    Files.writeString(temp.resolve("short.db"), "just some text\n", StandardCharsets.UTF_8);
     try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + temp.resolve("other.db"));
         Statement sql = other.createStatement()) {
       sql.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)");
@@ -62,6 +65,22 @@ class BadInputProcessTest {
             64,
             "invalid --heartbeat"),
         Arguments.of(
+            "a TTL below the 1s floor",
+            List.of("run", "DB", "--ttl", "1ms", "job", "--", "CMD"),
+            64,
+            "--ttl 1ms is below the minimum of 1s: a holder gives its lease up a tenth of the TTL"
+                + " early"),
+        Arguments.of(
+            "a TTL below the floor that leaves the heartbeat to its default",
+            List.of("run", "DB", "--ttl", "999ms", "job", "--", "CMD"),
+            64,
+            "--ttl 999ms is below the minimum of 1s"),
+        Arguments.of(
+            "a heartbeat below the 10ms floor",
+            List.of("run", "DB", "--heartbeat", "1ms", "job", "--", "CMD"),
+            64,
+            "--heartbeat 1ms is below the minimum of 10ms"),
+        Arguments.of(
             "a malformed duration",
             List.of("run", "DB", "--wait", "soon", "job", "--", "CMD"),
             64,
@@ -76,6 +95,11 @@ class BadInputProcessTest {
             List.of("run", "--db", "TEMP/text.db", "job", "--", "CMD"),
             74,
             "not an SQLite database"),
+        Arguments.of(
+            "a file too short to be a database",
+            List.of("run", "--db", "TEMP/short.db", "job", "--", "CMD"),
+            74,
+            "so it was emptied or truncated"),
         Arguments.of(
             "a database that is not a lease database",
             List.of("run", "--db", "TEMP/other.db", "job", "--", "CMD"),

@@ -60,6 +60,21 @@ class InProcessCommandsTest {
   }
 
   @Test
+  void runHelpSaysTheTtlFloorWhyAndThatTheTtlIsRecordedAndWhereTokensStart() {
+    String help = cli.run("run", "--help").out().replaceAll("\\s+", " ");
+
+    assertThat(help)
+        .contains(
+            "at least 1s",
+            "a tenth of the TTL early",
+            "under 100ms",
+            "The TTL is written in the record",
+            "wait for the longer one",
+            "at least 10ms",
+            "wall clock in microseconds");
+  }
+
+  @Test
   void statusJudgesEachHolderFromHere() throws Exception {
     ProcessIdentity running = platform.startSibling(200);
     ProcessIdentity dead = platform.startSibling(300);
@@ -144,10 +159,19 @@ class InProcessCommandsTest {
 
   @Test
   void pruneOnARepositoryThatCannotPruneIsAUsageError() {
-    InProcessCli.Result result = cli.run("prune", "--older-than", "1h");
+    store("old", platform.startSibling(200), false);
+    LeaseRepository notPrunable = new ForwardingLeaseRepository(repository);
+    assertThat(notPrunable).isNotInstanceOf(PrunableLeaseRepository.class);
+
+    InProcessCli.Result result =
+        new InProcessCli(notPrunable, platform).run("prune", "--older-than", "0s");
 
     assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(result.err()).startsWith("lease prune: ").contains("cannot prune");
+    assertThat(repository.loadAll())
+        .as("nothing was pruned")
+        .extracting(LeaseSnapshot::key)
+        .containsExactly("old");
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,9 +48,15 @@ class InspectProcessTest {
   @ValueSource(strings = {"--db", "--dir"})
   void statusAndListShowWhatTheRepositoryHoldsInTableAndJson(String kind) throws Exception {
     repository = List.of(kind, temp.resolve("store").toString());
-    for (int i = 0; i < 2; i++) { // two runs: generation 2, released
-      assertThat(LeaseTool.run(args("run", "batch", "--", "true")).awaitExit()).isZero();
+    long before = Tokens.microsNow();
+    long[] tokens = new long[2];
+    for (int i = 0; i < 2; i++) { // two runs: the first generation, then one more, released
+      LeaseTool run = LeaseTool.run(args("run", "batch", "--", "sh", "-c", "echo $LEASE_TOKEN"));
+      assertThat(run.awaitExit()).isZero();
+      tokens[i] = Long.parseLong(run.awaitStdout("^(\\d+)$"));
     }
+    Tokens.assertFirst(tokens[0], before);
+    assertThat(tokens[1]).isEqualTo(tokens[0] + 1);
     // Renewals every 5 minutes: the record stays at one revision while the test reads it.
     try (LeaseTool holder =
         LeaseTool.start(
@@ -64,7 +71,9 @@ class InspectProcessTest {
       LeaseSnapshot batch = stored.get(1);
       assertThat(api.key()).isEqualTo("api");
       assertThat(api.holder().process().pid()).isEqualTo(holder.pid());
-      assertThat(batch.generation()).isEqualTo(2);
+      assertThat(batch.generation()).isEqualTo(tokens[1]);
+      assertThat(api.ttl()).as("the TTL its holder promised").isEqualTo(Duration.ofMinutes(20));
+      assertThat(batch.ttl()).as("the default TTL").isEqualTo(Duration.ofSeconds(60));
 
       JsonNode status = JSON.readTree(LeaseTool.run(args("status", "api", "--json")).stdout());
       assertMatches(status, api, "alive");
@@ -77,12 +86,15 @@ class InspectProcessTest {
       List<String> table = LeaseTool.run(args("list")).stdoutLines();
       assertThat(table).hasSize(3);
       assertThat(table.get(0).split("\\s+")).containsExactlyElementsOf(TableRenderer.HEADER);
-      assertThat(table.get(1).split("\\s+")).containsExactlyElementsOf(row(api, "alive"));
-      assertThat(table.get(2).split("\\s+")).containsExactlyElementsOf(row(batch, "-"));
+      assertThat(table.get(1).split("\\s+")).containsExactlyElementsOf(row(api, "alive", "20m"));
+      assertThat(table.get(2).split("\\s+")).containsExactlyElementsOf(row(batch, "-", "1m"));
+      assertColumnsLineUp(table);
       List<String> statusTable = LeaseTool.run(args("status", "api")).stdoutLines();
       assertThat(statusTable).hasSize(2);
       assertThat(statusTable.get(0).split("\\s+")).containsExactlyElementsOf(TableRenderer.HEADER);
-      assertThat(statusTable.get(1).split("\\s+")).containsExactlyElementsOf(row(api, "alive"));
+      assertThat(statusTable.get(1).split("\\s+"))
+          .containsExactlyElementsOf(row(api, "alive", "20m"));
+      assertColumnsLineUp(statusTable);
 
       holder.writeLine("done");
       assertThat(holder.awaitExit()).isZero();
@@ -123,11 +135,13 @@ class InspectProcessTest {
     } else {
       assertThat(node.get("process").asText()).isEqualTo(process);
     }
+    assertThat(node.get("ttlMillis").isIntegralNumber()).as("ttlMillis is a number").isTrue();
+    assertThat(node.get("ttlMillis").asLong()).isEqualTo(snapshot.ttl().toMillis());
     assertThat(node.get("observedUnchangedMillis").asLong()).isZero();
     assertThat(node.get("updatedAt").asText()).isEqualTo(snapshot.updatedAt().toString());
   }
 
-  private static List<String> row(LeaseSnapshot snapshot, String process) {
+  private static List<String> row(LeaseSnapshot snapshot, String process, String ttl) {
     return List.of(
         snapshot.key(),
         snapshot.isHeld() ? "held" : "released",
@@ -136,7 +150,31 @@ class InspectProcessTest {
         snapshot.holder().process().host(),
         Long.toString(snapshot.holder().process().pid()),
         process,
+        ttl,
         "0s",
         snapshot.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
+  /** Every cell starts where its column's header starts, after at least two spaces. */
+  static void assertColumnsLineUp(List<String> table) {
+    String header = table.get(0);
+    List<Integer> starts = new ArrayList<>();
+    for (int at = 0; at < header.length(); at++) {
+      if (header.charAt(at) != ' ' && (at == 0 || header.charAt(at - 1) == ' ')) {
+        starts.add(at);
+      }
+    }
+    assertThat(starts).hasSameSizeAs(TableRenderer.HEADER);
+    for (String line : table) {
+      for (int start : starts) {
+        assertThat(line.length()).as("line %s", line).isGreaterThan(start);
+        assertThat(line.charAt(start)).as("column at %d of: %s", start, line).isNotEqualTo(' ');
+        if (start > 0) {
+          assertThat(line.substring(start - 2, start))
+              .as("before %d of: %s", start, line)
+              .isEqualTo("  ");
+        }
+      }
+    }
   }
 }

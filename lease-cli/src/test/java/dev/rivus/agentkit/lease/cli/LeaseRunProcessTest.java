@@ -52,6 +52,7 @@ class LeaseRunProcessTest {
             "sh",
             "-c",
             "echo \"started key=$LEASE_KEY token=$LEASE_TOKEN\"; read line; exit 3");
+    long before = Tokens.microsNow();
     try (LeaseTool first = LeaseTool.start(args);
         LeaseTool second = LeaseTool.start(args)) {
       await("one runner to start its command or both to end")
@@ -59,14 +60,15 @@ class LeaseRunProcessTest {
           .until(() -> started(first) || started(second) || !first.isAlive() && !second.isAlive());
       LeaseTool winner = started(first) ? first : second;
       LeaseTool loser = winner == first ? second : first;
+      long token =
+          Tokens.assertFirst(winner.awaitStdout("started key=nightly token=(\\d+)$"), before);
 
       assertThat(loser.awaitExit()).as("%s", loser).isEqualTo(ExitCodes.HELD);
       assertThat(loser.stdout()).doesNotContain("started");
       assertThat(loser.stderrLines())
           .singleElement()
           .asString()
-          .contains("'nightly' is held by", "pid " + winner.pid(), "generation 1");
-      assertThat(winner.awaitStdout("started (.*)")).isEqualTo("key=nightly token=1");
+          .contains("'nightly' is held by", "pid " + winner.pid(), "generation " + token + ",");
 
       winner.writeLine("done");
       assertThat(winner.awaitExit()).as("the command's own exit code").isEqualTo(3);
@@ -82,6 +84,7 @@ class LeaseRunProcessTest {
 
   @Test
   void sigtermToLeaseStopsItsCommandReleasesTheLeaseAndExitsWithTheSignalCode() throws Exception {
+    long token;
     try (LeaseTool holder =
         LeaseTool.start(
             run(
@@ -89,9 +92,10 @@ class LeaseRunProcessTest {
                 "--",
                 "sh",
                 "-c",
-                "trap 'echo child got TERM; exit 143' TERM; echo child=$$;"
+                "trap 'echo child got TERM; exit 143' TERM; echo token=$LEASE_TOKEN; echo child=$$;"
                     + " while :; do sleep 0.1; done"))) {
       long child = Long.parseLong(holder.awaitStdout("child=(\\d+)"));
+      token = Long.parseLong(holder.awaitStdout("token=(\\d+)"));
 
       holder.signal("TERM");
 
@@ -101,7 +105,7 @@ class LeaseRunProcessTest {
     }
     JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "service")).stdout());
     assertThat(status.get("state").asText()).isEqualTo("released");
-    assertThat(status.get("generation").asLong()).isEqualTo(1);
+    assertThat(status.get("generation").asLong()).as("the tombstone keeps it").isEqualTo(token);
   }
 
   @Test
@@ -121,10 +125,19 @@ class LeaseRunProcessTest {
   @Test
   void killingLeaseWithSigkillTakesItsCommandAlongAndANewRunTakesOverAtOnce() throws Exception {
     long child;
+    long token;
     try (LeaseTool holder =
         LeaseTool.start(
-            run("deploy", "--ttl", "60s", "--", "sh", "-c", "echo child=$$; exec sleep 600"))) {
+            run(
+                "deploy",
+                "--ttl",
+                "60s",
+                "--",
+                "sh",
+                "-c",
+                "echo token=$LEASE_TOKEN; echo child=$$; exec sleep 600"))) {
       child = Long.parseLong(holder.awaitStdout("child=(\\d+)"));
+      token = Long.parseLong(holder.awaitStdout("token=(\\d+)"));
       assertThat(LeaseTool.isRunning(child)).isTrue();
 
       holder.signal("KILL");
@@ -142,7 +155,7 @@ class LeaseRunProcessTest {
     LeaseTool next =
         LeaseTool.run(run("deploy", "--ttl", "60s", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
     assertThat(next.awaitExit()).as("%s", next).isZero();
-    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("2");
+    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo(Long.toString(token + 1));
   }
 
   @Test
@@ -162,9 +175,10 @@ class LeaseRunProcessTest {
                 "--",
                 "sh",
                 "-c",
-                "trap 'echo child got TERM; exit 143' TERM; echo child=$$;"
-                    + " while :; do sleep 0.1; done"))) {
+                "trap 'echo child got TERM; exit 143' TERM; echo token=$LEASE_TOKEN;"
+                    + " echo child=$$; while :; do sleep 0.1; done"))) {
       long child = Long.parseLong(stopped.awaitStdout("child=(\\d+)"));
+      long token = Long.parseLong(stopped.awaitStdout("token=(\\d+)"));
       stopped.signal("STOP");
 
       long start = System.nanoTime();
@@ -184,10 +198,11 @@ class LeaseRunProcessTest {
                   "echo token=$LEASE_TOKEN"));
       successor.closeStdin();
       assertThat(successor.awaitStderr("(is held by .*)"))
-          .contains("pid " + stopped.pid(), "generation 1", "alive", "waiting up to 1m");
+          .contains(
+              "pid " + stopped.pid(), "generation " + token + ",", "alive", "waiting up to 1m");
       assertThat(successor.awaitExit()).as("%s", successor).isZero();
       Duration waited = Duration.ofNanos(System.nanoTime() - start);
-      assertThat(successor.awaitStdout("token=(\\d+)")).isEqualTo("2");
+      assertThat(successor.awaitStdout("token=(\\d+)")).isEqualTo(Long.toString(token + 1));
       assertThat(waited).as("taken over only after the TTL").isGreaterThan(Duration.ofSeconds(3));
       assertThat(LeaseTool.isRunning(child)).as("the stopped holder's command still runs").isTrue();
 
@@ -195,7 +210,7 @@ class LeaseRunProcessTest {
 
       assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
       assertThat(stopped.stdout()).contains("child got TERM");
-      assertThat(stopped.stderr()).contains("'ingest' generation 1");
+      assertThat(stopped.stderr()).contains("'ingest' generation " + token + " was lost");
       LeaseTool.awaitGone(child, Duration.ofSeconds(10));
     }
   }

@@ -32,6 +32,7 @@ class ManageProcessTest {
 
   @Test
   void forcedReleaseRefusesAnotherGenerationAndStopsTheHolderOfTheRightOne() throws Exception {
+    String token;
     try (LeaseTool holder =
         LeaseTool.start(
             args(
@@ -44,35 +45,38 @@ class ManageProcessTest {
                 "--",
                 "sh",
                 "-c",
-                "trap 'echo child got TERM; exit 143' TERM; echo running;"
+                "trap 'echo child got TERM; exit 143' TERM; echo running token=$LEASE_TOKEN;"
                     + " while :; do sleep 0.1; done"))) {
-      holder.awaitStdout("running");
+      token = holder.awaitStdout("running token=(\\d+)");
+      String other = Long.toString(Long.parseLong(token) + 1);
 
-      LeaseTool wrong = LeaseTool.run(args("release", "stuck", "--generation", "2"));
+      LeaseTool wrong = LeaseTool.run(args("release", "stuck", "--generation", other));
       assertThat(wrong.awaitExit()).as("%s", wrong).isEqualTo(ExitCodes.REFUSED);
       assertThat(wrong.stderrLines())
           .singleElement()
           .asString()
-          .contains("'stuck' is at generation 1 (held), not 2; nothing released");
+          .contains(
+              "'stuck' is at generation " + token + " (held), not " + other + "; nothing released");
       assertThat(holder.isAlive()).isTrue();
 
-      LeaseTool right = LeaseTool.run(args("release", "stuck", "--generation", "1"));
+      LeaseTool right = LeaseTool.run(args("release", "stuck", "--generation", token));
       assertThat(right.awaitExit()).as("%s", right).isZero();
-      assertThat(right.stdout()).startsWith("released lease 'stuck' generation 1");
+      assertThat(right.stdout()).startsWith("released lease 'stuck' generation " + token + " ");
 
       assertThat(holder.awaitExit()).as("%s", holder).isEqualTo(ExitCodes.LOST);
       assertThat(holder.stdout()).contains("child got TERM");
     }
-    LeaseTool again = LeaseTool.run(args("release", "stuck", "--generation", "1"));
+    LeaseTool again = LeaseTool.run(args("release", "stuck", "--generation", token));
     assertThat(again.awaitExit()).isZero();
     assertThat(again.stdout()).contains("already released");
     JsonNode status = JSON.readTree(LeaseTool.run(args("status", "stuck", "--json")).stdout());
     assertThat(status.get("state").asText()).isEqualTo("released");
-    assertThat(status.get("generation").asLong()).isEqualTo(1);
+    assertThat(status.get("generation").asText()).isEqualTo(token);
 
     LeaseTool next =
         LeaseTool.run(args("run", "stuck", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
-    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("2");
+    assertThat(Long.parseLong(next.awaitStdout("token=(\\d+)")))
+        .isEqualTo(Long.parseLong(token) + 1);
   }
 
   @Test
@@ -86,8 +90,10 @@ class ManageProcessTest {
 
   @Test
   void pruneRemovesTombstonesAndTheNextGenerationIsStillHigher() throws Exception {
-    assertThat(LeaseTool.run(args("run", "old", "--", "true")).awaitExit()).isZero();
-    assertThat(LeaseTool.run(args("run", "old", "--", "true")).awaitExit()).isZero();
+    String[] printToken = args("run", "old", "--", "sh", "-c", "echo token=$LEASE_TOKEN");
+    long first = tokenOf(LeaseTool.run(printToken));
+    long second = tokenOf(LeaseTool.run(printToken));
+    assertThat(second).isEqualTo(first + 1);
 
     LeaseTool keep = LeaseTool.run(args("prune", "--older-than", "1h"));
     assertThat(keep.stdout()).isEqualTo("pruned 0 tombstones older than 1h");
@@ -101,8 +107,14 @@ class ManageProcessTest {
                 .get("state")
                 .asText())
         .isEqualTo("absent");
-    LeaseTool next = LeaseTool.run(args("run", "old", "--", "sh", "-c", "echo token=$LEASE_TOKEN"));
-    assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo("3");
+    assertThat(tokenOf(LeaseTool.run(printToken)))
+        .as("above the pruned tombstone's, not a new first generation")
+        .isEqualTo(second + 1);
+  }
+
+  private static long tokenOf(LeaseTool run) {
+    assertThat(run.awaitExit()).as("%s", run).isZero();
+    return Long.parseLong(run.awaitStdout("token=(\\d+)"));
   }
 
   @Test

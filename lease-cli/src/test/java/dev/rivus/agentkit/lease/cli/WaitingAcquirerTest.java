@@ -53,7 +53,8 @@ class WaitingAcquirerTest {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ZERO))
           .isInstanceOf(CliFailure.class)
-          .hasMessageContaining("'job' is held by build-7 pid 100 (generation 1, alive)")
+          .hasMessageContaining(
+              "'job' is held by build-7 pid 100 (generation " + held.generation() + ", alive)")
           .hasMessageContaining("not waiting (use --wait DURATION)")
           .satisfies(e -> assertThat(((CliFailure) e).exitCode()).isEqualTo(ExitCodes.HELD));
       assertThat(told()).isEmpty();
@@ -67,18 +68,20 @@ class WaitingAcquirerTest {
     FakePlatform holderPlatform = new FakePlatform(HOLDER);
     waiterPlatform.markRunning(HOLDER);
     try (LeaseManager holder = LeaseManager.create(repository, CONFIG, holderPlatform)) {
-      holder.acquire("job");
+      long stuck = holder.acquire("job").generation();
       long start = waiterPlatform.nanoTime();
 
       Lease lease = acquirer().acquire("job", Duration.ofMinutes(1));
 
-      assertThat(lease.generation()).isEqualTo(2);
+      assertThat(lease.generation()).isEqualTo(stuck + 1);
       assertThat(Duration.ofNanos(waiterPlatform.nanoTime() - start)).isEqualTo(CONFIG.ttl());
       assertThat(told()).hasSize(4);
       assertThat(told().get(0))
           .isEqualTo(
-              "lease: lease 'job' is held by build-7 pid 100 (generation 1, alive); this process has"
-                  + " seen its record unchanged for 0.0 s of the 20s TTL; waiting up to 1m");
+              "lease: lease 'job' is held by build-7 pid 100 (generation "
+                  + stuck
+                  + ", alive); this process has seen its record unchanged for 0.0 s of the 20s"
+                  + " TTL; waiting up to 1m");
       assertThat(told().get(1)).contains("unchanged for 5.0 s", "; still waiting");
       assertThat(told().get(3)).contains("unchanged for 15.0 s", "; still waiting");
       lease.close();
