@@ -47,6 +47,7 @@ public final class DefaultLeaseManager implements LeaseManager {
   private final AtomicLong handles = new AtomicLong();
   private final Observations observations;
   private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
+  private final Set<FencedRunner> fencedWork = ConcurrentHashMap.newKeySet();
   private final Warnings warnings;
   private final Releases releases;
   private final Renewer renewer;
@@ -222,6 +223,22 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   Set<ManagedLease> held() {
     return held;
+  }
+
+  /** Fenced work of a lease started holding a fence, or ended, so that rounds check its fences. */
+  void fencedWork(FencedRunner runner, boolean running) {
+    if (running) {
+      fencedWork.add(runner);
+    } else {
+      fencedWork.remove(runner);
+    }
+  }
+
+  /** Asks the fences of running fenced work whether they are still held; on the repository lane. */
+  void checkFences() {
+    for (FencedRunner runner : fencedWork) {
+      runner.checkFences();
+    }
   }
 
   LeaseRepository repository() {

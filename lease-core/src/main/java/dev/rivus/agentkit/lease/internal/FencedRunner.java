@@ -83,9 +83,12 @@ final class FencedRunner {
 
   /**
    * Asks every fence of running fenced work whether it is still held; a lost one gives the lease
-   * up. Called by the renewal round, on the repository lane.
+   * up. Called by the renewal round, on the repository lane, for leases with fenced work running.
    */
   void checkFences() {
+    if (!lease.isHeld()) {
+      return;
+    }
     List<LeaseRepository.Fence> running;
     synchronized (this) {
       if (fences == null || fences.isEmpty()) {
@@ -108,16 +111,21 @@ final class FencedRunner {
     }
   }
 
+  /** Under this monitor, so that the manager's set of running fenced work agrees with ours. */
   private synchronized void register(Thread thread, LeaseRepository.Fence fence) {
     if (fences == null) {
       fences = new IdentityHashMap<>(2);
     }
     fences.put(thread, fence);
+    lease.manager().fencedWork(this, true);
   }
 
   private synchronized void unregister(Thread thread) {
     if (fences != null) {
       fences.remove(thread);
+      if (fences.isEmpty()) {
+        lease.manager().fencedWork(this, false);
+      }
     }
   }
 

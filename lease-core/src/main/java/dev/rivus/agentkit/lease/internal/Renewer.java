@@ -47,6 +47,7 @@ final class Renewer {
   private final Timing timing;
 
   private boolean roundRunning; // guarded by this
+  private long dueWhileRunning = Long.MAX_VALUE; // guarded by this: leases added during a round
   private boolean closed; // guarded by this
   private LeaseScheduler.@Nullable Cancellable tick; // guarded by this
   private long tickAtNanos; // guarded by this; meaningful while tick != null
@@ -61,10 +62,15 @@ final class Renewer {
 
   /**
    * A lease was acquired: make sure a tick comes by the time it falls due, or, while a round runs
-   * (it may hang), by the time it must expire.
+   * (it may hang), by the time it must expire; the round plans the next tick with it when done.
    */
   synchronized void added(ManagedLease lease) {
-    tickBy(roundRunning ? lease.deadlineNanos() : lease.dueNanos());
+    if (roundRunning) {
+      dueWhileRunning = Math.min(dueWhileRunning, lease.dueNanos());
+      tickBy(lease.deadlineNanos());
+    } else {
+      tickBy(lease.dueNanos());
+    }
   }
 
   /** No tick or round starts after this; a round already running finishes. */
@@ -117,23 +123,45 @@ final class Renewer {
     }
   }
 
-  /** On the repository lane: one batch of renewals, then the fence checks. */
+  /**
+   * On the repository lane: one batch of renewals, then the fence checks, then the next tick,
+   * planned from what this pass saw (one pass over the leases per round).
+   */
   private void round() {
+    long nextDue = Long.MAX_VALUE;
+    long nextDeadline = Long.MAX_VALUE;
+    List<ManagedLease> due = new ArrayList<>();
     try {
       long start = platform.nanoTime();
-      List<ManagedLease> due = new ArrayList<>();
       long horizon = start + timing.heartbeatNanos() / 2;
       for (ManagedLease lease : manager.held()) {
-        if (lease.isHeld() && lease.dueNanos() - horizon <= 0) {
+        if (!lease.isHeld()) {
+          continue;
+        }
+        if (lease.dueNanos() - horizon <= 0) {
           due.add(lease);
+        } else {
+          nextDue = Math.min(nextDue, lease.dueNanos());
+          nextDeadline = Math.min(nextDeadline, lease.deadlineNanos());
         }
       }
       if (!due.isEmpty()) {
         renew(due, start);
       }
-      checkFences();
+      manager.checkFences();
     } finally {
-      planNextTick();
+      for (ManagedLease lease : due) { // renewed, or failed and due again soon
+        if (lease.isHeld()) {
+          nextDue = Math.min(nextDue, lease.dueNanos());
+          nextDeadline = Math.min(nextDeadline, lease.deadlineNanos());
+        }
+      }
+      synchronized (this) {
+        roundRunning = false;
+        long addedMeanwhile = dueWhileRunning;
+        dueWhileRunning = Long.MAX_VALUE;
+        tickBy(Math.min(Math.min(nextDeadline, nextDue), addedMeanwhile));
+      }
     }
   }
 
@@ -188,29 +216,6 @@ final class Renewer {
       lease.lose(LeaseLost.Reason.STORE_LOST, null, null); // the held record vanished
     } else {
       lease.lose(LeaseLost.Reason.TAKEN_OVER, stored.get(), null);
-    }
-  }
-
-  private void checkFences() {
-    for (ManagedLease lease : manager.held()) {
-      if (lease.isHeld()) {
-        lease.fenced().checkFences();
-      }
-    }
-  }
-
-  private void planNextTick() {
-    long nextDeadline = Long.MAX_VALUE;
-    long nextDue = Long.MAX_VALUE;
-    for (ManagedLease lease : manager.held()) {
-      if (lease.isHeld()) {
-        nextDeadline = Math.min(nextDeadline, lease.deadlineNanos());
-        nextDue = Math.min(nextDue, lease.dueNanos());
-      }
-    }
-    synchronized (this) {
-      roundRunning = false;
-      tickBy(Math.min(nextDeadline, nextDue));
     }
   }
 

@@ -114,13 +114,11 @@ final class Rows {
       throws SQLException {
     LeaseSnapshot snapshot = write.snapshot();
     statement.setLong(1, snapshot.revision());
-    statement.setLong(2, ttlNanos(snapshot.ttl()));
-    statement.setLong(3, snapshot.updatedAt().getEpochSecond());
-    statement.setLong(4, snapshot.updatedAt().getNano());
-    statement.setBytes(5, keyBytes);
-    statement.setLong(6, write.expectedRevision());
-    statement.setLong(7, snapshot.generation());
-    statement.setString(8, snapshot.holder().handleId());
+    statement.setLong(2, snapshot.updatedAt().getEpochSecond());
+    statement.setLong(3, snapshot.updatedAt().getNano());
+    statement.setBytes(4, keyBytes);
+    statement.setLong(5, write.expectedRevision());
+    statement.setLong(6, snapshot.generation());
   }
 
   /**

