@@ -6,8 +6,8 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.support.DirectoryIdentity;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
-import dev.rivus.agentkit.lease.support.StoreIdentity;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -47,10 +47,10 @@ public final class FileLeaseRepository implements LeaseRepository {
 
   private final Path directory;
   private final Options options;
-  private final StoreIdentity identity;
+  private final DirectoryIdentity identity;
   private final RecordCodec codec = new RecordCodec();
 
-  private FileLeaseRepository(Path directory, Options options, StoreIdentity identity) {
+  private FileLeaseRepository(Path directory, Options options, DirectoryIdentity identity) {
     this.directory = directory;
     this.options = options;
     this.identity = identity;
@@ -85,9 +85,9 @@ public final class FileLeaseRepository implements LeaseRepository {
       throw new IllegalArgumentException("directory and options must not be null");
     }
     Path real = LeaseDirectory.prepare(directory);
-    StoreIdentity identity;
+    DirectoryIdentity identity;
     try {
-      identity = StoreIdentity.of(real, "lease directory", false);
+      identity = DirectoryIdentity.of(real, "lease directory");
     } catch (IOException e) {
       throw new LeaseRepositoryFailure(
           null, "cannot open lease directory " + real + ": " + LeaseDirectory.describe(e, real), e);

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.jdbc4.JDBC4Connection;
 
@@ -33,6 +34,20 @@ final class Opening {
   }
 
   /**
+   * How long to wait for other processes to finish opening: at least {@link #MIN_OPENING_WAIT}.
+   * Each holds the opening lock for a few milliseconds, but cold JVMs starting together on a loaded
+   * machine (a cron minute, a deployment) queue behind each other's first use of SQLite; failing
+   * them after the per-call busy wait, which is tuned for short writes, would refuse to open a
+   * healthy database. Opening is no hot path: it may wait.
+   */
+  static Duration openingBudget(Duration busyWait) {
+    return busyWait.compareTo(MIN_OPENING_WAIT) >= 0 ? busyWait : MIN_OPENING_WAIT;
+  }
+
+  /** The shortest wait for other processes' openings; see {@link #openingBudget}. */
+  static final Duration MIN_OPENING_WAIT = Duration.ofSeconds(10);
+
+  /**
    * Opens the database.
    *
    * @return the open database, anchored and checked
@@ -40,7 +55,7 @@ final class Opening {
    */
   Database open() {
     warmUp();
-    try (FileRangeLock.Held opening = store.lockForOpening(options.busyWait())) {
+    try (FileRangeLock.Held opening = store.lockForOpening(openingBudget(options.busyWait()))) {
       if (!store.checkExisting()) {
         new Creation(store.file(), schema).create();
       }

@@ -114,7 +114,9 @@ record StorePath(Path file, Path fenceFile) {
           null,
           "cannot open lease database "
               + file
-              + ": another process kept opening it beyond the busy wait ("
+              + ": another process kept opening it for longer than "
+              + budget.toSeconds()
+              + " s ("
               + e.getMessage()
               + ")",
           e);

@@ -25,39 +25,31 @@ import org.jspecify.annotations.Nullable;
  * <p>Once the store was found lost, every later check fails too: a new store at the same path is
  * another store. Thread-safe.
  */
-public final class StoreIdentity implements AutoCloseable {
+public final class DirectoryIdentity implements AutoCloseable {
 
   private final Path path;
   private final String description;
-  private final boolean mustNotBeEmpty;
   private final @Nullable FileChannel anchor;
   private final @Nullable Object fileKey;
   private volatile @Nullable String lostBecause;
 
-  private StoreIdentity(
-      Path path,
-      String description,
-      boolean mustNotBeEmpty,
-      @Nullable FileChannel anchor,
-      @Nullable Object fileKey) {
+  private DirectoryIdentity(
+      Path path, String description, @Nullable FileChannel anchor, @Nullable Object fileKey) {
     this.path = path;
     this.description = description;
-    this.mustNotBeEmpty = mustNotBeEmpty;
     this.anchor = anchor;
     this.fileKey = fileKey;
   }
 
   /**
-   * Takes the identity of a store that exists now, and holds it open.
+   * Takes the identity of a directory that exists now, and holds it open.
    *
-   * @param path the store's real path (links already resolved)
-   * @param description what the store is, for messages: "lease directory", "lease database"
-   * @param mustNotBeEmpty whether a store emptied to zero bytes counts as lost (a database file)
+   * @param path the directory's real path (links already resolved)
+   * @param description what the store is, for messages: "lease directory"
    * @return the identity; close it when the repository closes
-   * @throws IOException if the store cannot be read
+   * @throws IOException if the directory cannot be read
    */
-  public static StoreIdentity of(Path path, String description, boolean mustNotBeEmpty)
-      throws IOException {
+  public static DirectoryIdentity of(Path path, String description) throws IOException {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(description, "description");
     FileChannel anchor;
@@ -68,7 +60,7 @@ public final class StoreIdentity implements AutoCloseable {
     }
     try {
       Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-      return new StoreIdentity(path, description, mustNotBeEmpty, anchor, key);
+      return new DirectoryIdentity(path, description, anchor, key);
     } catch (IOException | RuntimeException e) {
       if (anchor != null) {
         anchor.close();
@@ -90,8 +82,8 @@ public final class StoreIdentity implements AutoCloseable {
    * Checks that the store at the path is still the one whose identity was taken. One call to the
    * file system's attributes.
    *
-   * @throws StoreLost if it was deleted, replaced by another file, or emptied; the message names
-   *     the store and says what to do
+   * @throws StoreLost if it was deleted or replaced; the message names the store and says what to
+   *     do
    */
   public void requireSame() {
     String lost = lostBecause;
@@ -125,10 +117,7 @@ public final class StoreIdentity implements AutoCloseable {
       return null; // cannot tell; the operation itself will report what is wrong
     }
     if (fileKey != null && !fileKey.equals(now.fileKey())) {
-      return "was replaced by another file";
-    }
-    if (mustNotBeEmpty && now.size() == 0) {
-      return "was emptied";
+      return "was replaced by another one";
     }
     return null;
   }
@@ -147,6 +136,6 @@ public final class StoreIdentity implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "StoreIdentity[" + description + " " + path + ", " + fileKey + "]";
+    return "DirectoryIdentity[" + description + " " + path + ", " + fileKey + "]";
   }
 }
