@@ -12,15 +12,20 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The identity of a store on the local file system (a lease directory, a database file), as the
- * operating system tells it, for repositories that must notice when their store is deleted,
- * replaced or emptied under them.
+ * The identity of a store that is a directory on the local file system (a lease directory), as the
+ * operating system tells it, for repositories that must notice when their store is deleted or
+ * replaced under them.
  *
- * <p>When created, it opens the store read-only and keeps it open until closed: an open file keeps
- * its inode allocated, so its number cannot be given to a new file while the repository runs, and
- * the identity ({@link BasicFileAttributes#fileKey()}: device and inode on Unix) stays exact.
- * {@link #requireSame()} compares the file now at the path with it. On systems that report no file
- * key (Windows), nothing can be compared, and only a store that is missing or emptied is noticed.
+ * <p>When created, it opens the directory read-only and keeps it open until closed: an open
+ * directory keeps its inode allocated, so its number cannot be given to a new directory while the
+ * repository runs, and the identity ({@link BasicFileAttributes#fileKey()}: device and inode on
+ * Unix) stays exact. {@link #requireSame()} compares the directory now at the path with it. On
+ * systems that report no file key (Windows), nothing can be compared, and only a directory that is
+ * missing is noticed.
+ *
+ * <p>Only for directories: holding a plain file open this way would be wrong for a file the process
+ * locks (closing any descriptor of a file drops all of a process's POSIX locks on it), so a
+ * database file needs an anchor of its own kind (the SQLite repository keeps a connection).
  *
  * <p>Once the store was found lost, every later check fails too: a new store at the same path is
  * another store. Thread-safe.
