@@ -130,6 +130,19 @@ class BatchedRenewalTest {
     }
   }
 
+  @Test
+  void anAcquisitionThatFindsTheStoreLostLosesEveryLeaseOfTheManagerAtOnce() {
+    Lease held = manager.acquire("held");
+    repository.storeGone = true;
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> manager.acquire("another"))
+        .isInstanceOf(StoreLost.class);
+
+    assertThat(held.isHeld()).isFalse();
+    assertThat(held.lost().toCompletableFuture().join().reason())
+        .isEqualTo(LeaseLost.Reason.STORE_LOST);
+  }
+
   /** Counts batches and single saves, and fails or hides chosen keys. */
   private static final class CountingRepository extends ForwardingRepository {
     final List<Integer> batches = new CopyOnWriteArrayList<>();

@@ -127,6 +127,15 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   /** One acquisition: read, judge, write; retried only when another writer won a race. */
   private Lease attempt(String key) {
+    try {
+      return attemptOnce(key);
+    } catch (StoreLost lost) {
+      storeLost(lost); // the leases this manager holds were in that store too
+      throw lost;
+    }
+  }
+
+  private Lease attemptOnce(String key) {
     for (int race = 0; race < MAX_RACES; race++) {
       requireOpen();
       Optional<LeaseSnapshot> stored = repository.load(key);
@@ -138,7 +147,7 @@ public final class DefaultLeaseManager implements LeaseManager {
       } catch (RevisionConflict lostRace) {
         continue; // another writer moved first: read again and judge again
       } catch (StoreLost lost) {
-        throw lost;
+        throw lost; // nothing was written
       } catch (LeaseRepositoryFailure failure) {
         releases.releaseIfWritten(write, failure);
         throw failure;
