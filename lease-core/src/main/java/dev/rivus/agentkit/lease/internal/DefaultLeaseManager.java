@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -46,7 +47,10 @@ public final class DefaultLeaseManager implements LeaseManager {
   private final String managerId = UUID.randomUUID().toString().substring(0, 13);
   private final AtomicLong handles = new AtomicLong();
   private final Observations observations;
-  private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
+
+  /** In key order, so that a renewal round hands its batch to the repository in key order. */
+  private final Set<ManagedLease> held = new ConcurrentSkipListSet<>(ManagedLease.KEY_ORDER);
+
   private final Set<FencedRunner> fencedWork = ConcurrentHashMap.newKeySet();
   private final Warnings warnings;
   private final Releases releases;
@@ -200,7 +204,7 @@ public final class DefaultLeaseManager implements LeaseManager {
   }
 
   private Lease hold(LeaseSnapshot acquired, long startNanos) {
-    ManagedLease lease = new ManagedLease(this, acquired, startNanos);
+    ManagedLease lease = new ManagedLease(this, handles.incrementAndGet(), acquired, startNanos);
     synchronized (this) {
       // close() marks the manager closed under this monitor: either it sees this lease, or we see
       // it closed and release what we just wrote.

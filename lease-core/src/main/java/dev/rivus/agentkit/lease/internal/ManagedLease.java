@@ -6,6 +6,7 @@ import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
+import java.util.Comparator;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +17,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class ManagedLease implements Lease {
 
+  /** By key, then by handle: a manager may hold a lost handle and a new one of the same key. */
+  static final Comparator<ManagedLease> KEY_ORDER =
+      Comparator.comparing(ManagedLease::key).thenComparingLong(lease -> lease.handle);
+
   private final DefaultLeaseManager manager;
+  private final long handle;
   private final LossSignal signal;
   private final FencedRunner fenced;
   private volatile LeaseSnapshot current;
@@ -29,8 +35,10 @@ final class ManagedLease implements Lease {
 
   private boolean closed; // guarded by this
 
-  ManagedLease(DefaultLeaseManager manager, LeaseSnapshot acquired, long acquiredAtNanos) {
+  ManagedLease(
+      DefaultLeaseManager manager, long handle, LeaseSnapshot acquired, long acquiredAtNanos) {
     this.manager = manager;
+    this.handle = handle;
     this.current = acquired;
     this.signal = new LossSignal(manager.scheduler());
     this.fenced = new FencedRunner(this, manager.repository(), manager.scheduler());

@@ -51,6 +51,7 @@ final class Renewer {
   private boolean closed; // guarded by this
   private LeaseScheduler.@Nullable Cancellable tick; // guarded by this
   private long tickAtNanos; // guarded by this; meaningful while tick != null
+  private int lastBatchSize; // rounds never overlap (roundRunning); presizes the next batch
 
   Renewer(DefaultLeaseManager manager) {
     this.manager = manager;
@@ -125,52 +126,51 @@ final class Renewer {
 
   /**
    * On the repository lane: one batch of renewals, then the fence checks, then the next tick,
-   * planned from what this pass saw (one pass over the leases per round).
+   * planned from what this round saw. The leases come in key order (see {@link
+   * DefaultLeaseManager#held}), so the batch does too, which spares a database a sort; each lease
+   * is visited once to build the batch and once to take its outcome.
    */
   private void round() {
-    long nextDue = Long.MAX_VALUE;
-    long nextDeadline = Long.MAX_VALUE;
-    List<ManagedLease> due = new ArrayList<>();
+    Next next = new Next();
+    List<ManagedLease> due = new ArrayList<>(lastBatchSize);
+    boolean outcomesTaken = false;
     try {
       long start = platform.nanoTime();
       long horizon = start + timing.heartbeatNanos() / 2;
+      Instant now = platform.now();
+      List<LeaseWrite> writes = new ArrayList<>(lastBatchSize);
       for (ManagedLease lease : manager.held()) {
         if (!lease.isHeld()) {
           continue;
         }
         if (lease.dueNanos() - horizon <= 0) {
           due.add(lease);
+          writes.add(lease.current().renewal(now));
         } else {
-          nextDue = Math.min(nextDue, lease.dueNanos());
-          nextDeadline = Math.min(nextDeadline, lease.deadlineNanos());
+          next.see(lease);
         }
       }
+      lastBatchSize = due.size();
       if (!due.isEmpty()) {
-        renew(due, start);
+        renew(due, writes, start, next);
       }
+      outcomesTaken = true;
       manager.checkFences();
     } finally {
-      for (ManagedLease lease : due) { // renewed, or failed and due again soon
-        if (lease.isHeld()) {
-          nextDue = Math.min(nextDue, lease.dueNanos());
-          nextDeadline = Math.min(nextDeadline, lease.deadlineNanos());
-        }
+      if (!outcomesTaken) {
+        due.forEach(next::see); // renewed, or failed and due again soon
       }
       synchronized (this) {
         roundRunning = false;
         long addedMeanwhile = dueWhileRunning;
         dueWhileRunning = Long.MAX_VALUE;
-        tickBy(Math.min(Math.min(nextDeadline, nextDue), addedMeanwhile));
+        tickBy(Math.min(next.earliest(), addedMeanwhile));
       }
     }
   }
 
-  private void renew(List<ManagedLease> due, long start) {
-    Instant now = platform.now();
-    List<LeaseWrite> writes = new ArrayList<>(due.size());
-    for (ManagedLease lease : due) {
-      writes.add(lease.current().renewal(now));
-    }
+  /** Saves the batch and takes each outcome, noting each lease's next due time and deadline. */
+  private void renew(List<ManagedLease> due, List<LeaseWrite> writes, long start, Next next) {
     List<SaveOutcome> outcomes;
     try {
       outcomes = repository.saveAll(writes);
@@ -179,7 +179,10 @@ final class Renewer {
       return;
     } catch (RuntimeException failure) {
       long retryAt = platform.nanoTime() + timing.retryNanos();
-      due.forEach(lease -> lease.renewalFailed(failure, retryAt));
+      for (ManagedLease lease : due) {
+        lease.renewalFailed(failure, retryAt);
+        next.see(lease);
+      }
       return;
     }
     for (int i = 0; i < due.size(); i++) {
@@ -193,6 +196,24 @@ final class Renewer {
       } else {
         lease.renewalFailed(failure, platform.nanoTime() + timing.retryNanos());
       }
+      next.see(lease);
+    }
+  }
+
+  /** The earliest due time and deadline among the leases a round saw still held. */
+  private static final class Next {
+    private long due = Long.MAX_VALUE;
+    private long deadline = Long.MAX_VALUE;
+
+    void see(ManagedLease lease) {
+      if (lease.isHeld()) {
+        due = Math.min(due, lease.dueNanos());
+        deadline = Math.min(deadline, lease.deadlineNanos());
+      }
+    }
+
+    long earliest() {
+      return Math.min(due, deadline);
     }
   }
 

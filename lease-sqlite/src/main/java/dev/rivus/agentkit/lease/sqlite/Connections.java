@@ -43,6 +43,14 @@ final class Connections implements AutoCloseable {
   private static final boolean MAC_OS =
       System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("mac");
 
+  /**
+   * The page cache of each connection, in KiB (SQLite's default is 2 MiB). A renewal round rewrites
+   * a row of every held lease; 100,000 leases are about 18 MiB of table, and with the default cache
+   * every round read most pages again from the operating system (measured: a fifth of the round's
+   * CPU). SQLite allocates cache pages only as they are used, so a small database costs no more.
+   */
+  static final int CACHE_KIB = 32 * 1024;
+
   private final Path file;
   private final int maxConnections;
   private final Runnable checkNew;
@@ -135,6 +143,7 @@ final class Connections implements AutoCloseable {
     config.resetOpenMode(SQLiteOpenMode.CREATE);
     config.setOpenMode(SQLiteOpenMode.READWRITE);
     config.setBusyTimeout(Database.ATTEMPT_BUSY_TIMEOUT_MILLIS);
+    config.setCacheSize(-CACHE_KIB); // negative: KiB, not pages
     if (MAC_OS) {
       // On macOS fsync() leaves data in the drive's cache; F_FULLFSYNC is what survives a power
       // cut. With PRAGMA fullfsync on, SQLite uses it for checkpoints too.
