@@ -24,7 +24,10 @@ public record LeaseWrite(Intent intent, LeaseSnapshot snapshot, long expectedRev
   public enum Intent {
     /** A new holder: the generation rises by one. Durable before {@code save} returns. */
     ACQUIRE,
-    /** The holder renews: same generation and holder, next revision. */
+    /**
+     * The holder renews: next revision and time; same generation, state, holder and TTL, so an
+     * adapter may write the revision and time alone (as {@link LeaseSnapshot#renewal} makes it).
+     */
     RENEW,
     /** The holder (or an operator) releases: the tombstone, same generation. */
     RELEASE

@@ -64,6 +64,26 @@ class BatchedRenewalTest {
   }
 
   @Test
+  void aBatchComesInTheOrderOfItsKeysWhateverTheOrderOfAcquisition() {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      keys.add("job/" + ((i * 17) % 40)); // job/0, job/17, job/34, job/11, ...
+    }
+    for (String key : keys) {
+      manager.acquire(key);
+    }
+    repository.batchKeys.clear();
+
+    platform.advance(HEARTBEAT);
+
+    assertThat(repository.batchKeys).isNotEmpty();
+    for (List<String> batch : repository.batchKeys) {
+      assertThat(batch).isSorted();
+    }
+    assertThat(repository.batchKeys.get(0)).containsExactlyInAnyOrderElementsOf(keys);
+  }
+
+  @Test
   void aConflictOnOneLeaseLosesThatLeaseAlone() {
     Lease taken = manager.acquire("taken");
     Lease kept = manager.acquire("kept");
@@ -147,6 +167,7 @@ class BatchedRenewalTest {
   private static final class CountingRepository extends ForwardingRepository {
     final List<Integer> batches = new CopyOnWriteArrayList<>();
     final List<String> singleSaves = new CopyOnWriteArrayList<>();
+    final List<List<String>> batchKeys = new CopyOnWriteArrayList<>();
     final Set<String> failingKeys = ConcurrentHashMap.newKeySet();
     final Set<String> vanishedKeys = ConcurrentHashMap.newKeySet();
     volatile boolean storeGone;
@@ -172,6 +193,7 @@ class BatchedRenewalTest {
     public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
       requireStore();
       batches.add(writes.size());
+      batchKeys.add(writes.stream().map(LeaseWrite::key).toList());
       List<SaveOutcome> outcomes = new ArrayList<>();
       for (LeaseWrite write : writes) {
         if (failingKeys.contains(write.key())) {

@@ -53,6 +53,15 @@ final class Renewer {
   private long tickAtNanos; // guarded by this; meaningful while tick != null
   private int lastBatchSize; // rounds never overlap (roundRunning); presizes the next batch
 
+  /**
+   * No held lease's deadline comes before this (guarded by this). Deadlines only move later, so a
+   * bound once true stays true; ticks visit the leases only once it is reached.
+   */
+  private long earliestDeadline = Long.MAX_VALUE;
+
+  private long deadlineWhileRunning = Long.MAX_VALUE; // guarded by this: leases added in a round
+  private long additions; // guarded by this: leases added so far
+
   Renewer(DefaultLeaseManager manager) {
     this.manager = manager;
     this.repository = manager.repository();
@@ -66,8 +75,11 @@ final class Renewer {
    * (it may hang), by the time it must expire; the round plans the next tick with it when done.
    */
   synchronized void added(ManagedLease lease) {
+    earliestDeadline = Math.min(earliestDeadline, lease.deadlineNanos());
+    additions++;
     if (roundRunning) {
       dueWhileRunning = Math.min(dueWhileRunning, lease.dueNanos());
+      deadlineWhileRunning = Math.min(deadlineWhileRunning, lease.deadlineNanos());
       tickBy(lease.deadlineNanos());
     } else {
       tickBy(lease.dueNanos());
@@ -83,9 +95,40 @@ final class Renewer {
     }
   }
 
-  /** On the timer: expire what is due to expire, start a round if one is due. Never blocks. */
+  /**
+   * On the timer: expire what is due to expire, start a round if one is due. Never blocks. Visits
+   * the leases only if one may have reached its deadline; otherwise the tick came for a lease
+   * falling due, and the round, which visits them anyway, sees which.
+   */
   private void tick() {
     long now = platform.nanoTime();
+    long seenAdditions;
+    synchronized (this) {
+      if (earliestDeadline - now <= 0) {
+        seenAdditions = additions;
+      } else {
+        tick = null;
+        if (closed) {
+          return;
+        }
+        boolean alreadyRunning = roundRunning;
+        roundRunning = true;
+        tickBy(earliestDeadline); // the round may hang: expiries must not wait for it
+        if (alreadyRunning) {
+          return;
+        }
+        seenAdditions = -1;
+      }
+    }
+    if (seenAdditions < 0) {
+      scheduler.execute(Lane.REPOSITORY, this::round);
+    } else {
+      expireAndStart(now, seenAdditions);
+    }
+  }
+
+  /** The tick's visit of every lease: expire, and start a round if one is due. */
+  private void expireAndStart(long now, long seenAdditions) {
     long nextDeadline = Long.MAX_VALUE;
     long nextDue = Long.MAX_VALUE;
     boolean anyDue = false;
@@ -109,6 +152,9 @@ final class Renewer {
     boolean startRound;
     synchronized (this) {
       tick = null;
+      // Exact for the leases visited; a lease added meanwhile may not have been visited.
+      earliestDeadline =
+          additions == seenAdditions ? nextDeadline : Math.min(earliestDeadline, nextDeadline);
       if (closed) {
         return;
       }
@@ -134,6 +180,7 @@ final class Renewer {
     Next next = new Next();
     List<ManagedLease> due = new ArrayList<>(lastBatchSize);
     boolean outcomesTaken = false;
+    boolean visitedAll = false;
     try {
       long start = platform.nanoTime();
       long horizon = start + timing.heartbeatNanos() / 2;
@@ -150,6 +197,7 @@ final class Renewer {
           next.see(lease);
         }
       }
+      visitedAll = true;
       lastBatchSize = due.size();
       if (!due.isEmpty()) {
         renew(due, writes, start, next);
@@ -162,8 +210,12 @@ final class Renewer {
       }
       synchronized (this) {
         roundRunning = false;
+        // A bound on every deadline: the leases this round saw, and those added while it ran.
+        long seen = Math.min(next.deadline, deadlineWhileRunning);
+        earliestDeadline = visitedAll ? seen : Math.min(earliestDeadline, seen);
         long addedMeanwhile = dueWhileRunning;
         dueWhileRunning = Long.MAX_VALUE;
+        deadlineWhileRunning = Long.MAX_VALUE;
         tickBy(Math.min(next.earliest(), addedMeanwhile));
       }
     }

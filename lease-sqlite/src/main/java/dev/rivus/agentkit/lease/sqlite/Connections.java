@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.sqlite;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -111,7 +112,12 @@ final class Connections implements AutoCloseable {
     open.incrementAndGet();
     try {
       checkNew.run();
-    } catch (RuntimeException e) {
+      // Not in the connection's configuration: that runs at connect, outside the caller's busy
+      // retries, and a pragma reads the schema, which another process may hold locked a moment.
+      try (Statement statement = session.connection().createStatement()) {
+        statement.execute("PRAGMA cache_size = -" + CACHE_KIB); // negative: KiB, not pages
+      }
+    } catch (RuntimeException | SQLException e) {
       session.close();
       throw e;
     }
@@ -143,7 +149,6 @@ final class Connections implements AutoCloseable {
     config.resetOpenMode(SQLiteOpenMode.CREATE);
     config.setOpenMode(SQLiteOpenMode.READWRITE);
     config.setBusyTimeout(Database.ATTEMPT_BUSY_TIMEOUT_MILLIS);
-    config.setCacheSize(-CACHE_KIB); // negative: KiB, not pages
     if (MAC_OS) {
       // On macOS fsync() leaves data in the drive's cache; F_FULLFSYNC is what survives a power
       // cut. With PRAGMA fullfsync on, SQLite uses it for checkpoints too.

@@ -106,8 +106,8 @@ final class Opening {
             Schema.Found now = schema.inspect(session);
             if (now == Schema.Found.EMPTY) {
               schema.create(session.connection());
-            } else if (now == Schema.Found.VERSION_1) {
-              SchemaMigration.fromVersion1(session);
+            } else if (now != Schema.Found.CURRENT) {
+              SchemaMigration.from(now, session);
             }
             session.commit();
           }

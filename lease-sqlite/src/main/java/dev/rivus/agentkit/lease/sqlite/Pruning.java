@@ -52,6 +52,10 @@ final class Pruning {
             PreparedStatement stamp = session.statement(Sql.SET_FLOOR_TIME);
             stamp.setLong(1, now.getEpochSecond());
             stamp.executeUpdate();
+            PreparedStatement holders = session.statement(Sql.DELETE_PRUNABLE_HOLDERS);
+            holders.setLong(1, cutoff.getEpochSecond());
+            holders.setLong(2, cutoff.getNano());
+            holders.executeUpdate();
             PreparedStatement delete = session.statement(Sql.DELETE_PRUNABLE);
             delete.setLong(1, cutoff.getEpochSecond());
             delete.setLong(2, cutoff.getNano());

@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** Reads and binds lease rows; the only place that knows the columns of {@code lease}. */
+/**
+ * Reads and binds lease rows; the only place that knows the columns of {@code lease} and {@code
+ * lease_holder}.
+ */
 final class Rows {
 
   private Rows() {}
@@ -37,7 +40,7 @@ final class Rows {
     List<LeaseSnapshot> all = new ArrayList<>();
     try (ResultSet row = session.statement(Sql.SELECT_ALL).executeQuery()) {
       while (row.next()) {
-        all.add(snapshot(KeyBytes.decode(row.getBytes(14)), row));
+        all.add(snapshot(KeyBytes.decode(row.getBytes(13)), row));
       }
     }
     return all;
@@ -53,9 +56,9 @@ final class Rows {
   }
 
   /**
-   * Maps the columns of {@link Sql#SELECT_RECORD}. The TTL counts only if the row's last writer
-   * wrote it ({@code ttl_revision = revision}); a row last written by schema version 1 reads with
-   * the longest TTL any holder could have promised.
+   * Maps the columns of {@link Sql#SELECT_RECORD}. A row without a TTL (migrated from schema
+   * version 1, see {@link SchemaMigration}) reads with the longest TTL any holder could have
+   * promised.
    *
    * @throws IllegalArgumentException if a stored value breaks a rule of the snapshot (a damaged
    *     row)
@@ -64,13 +67,12 @@ final class Rows {
     ProcessIdentity process =
         new ProcessIdentity(
             row.getString(4), row.getString(5), row.getString(6), row.getLong(7), row.getString(8));
-    long revision = row.getLong(2);
-    Duration ttl =
-        row.getLong(13) == revision ? Duration.ofNanos(row.getLong(12)) : LeaseConfig.MAX_DURATION;
+    long ttlNanos = row.getLong(12);
+    Duration ttl = row.wasNull() ? LeaseConfig.MAX_DURATION : Duration.ofNanos(ttlNanos);
     return new LeaseSnapshot(
         key,
         row.getLong(1),
-        revision,
+        row.getLong(2),
         LeaseState.valueOf(row.getString(3)),
         new HolderIdentity(process, row.getString(9)),
         ttl,
@@ -86,30 +88,46 @@ final class Rows {
   }
 
   /**
-   * Binds parameters {@code ?1}–{@code ?14} of {@link Sql#WRITE_RECORD} and {@link
+   * Binds parameters {@code ?1}–{@code ?8} of {@link Sql#WRITE_RECORD} and {@link
    * Sql#INSERT_RECORD}.
    */
   static void bindRecord(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
     LeaseSnapshot snapshot = write.snapshot();
-    ProcessIdentity process = snapshot.holder().process();
     statement.setLong(1, snapshot.generation());
     statement.setLong(2, snapshot.revision());
     statement.setString(3, snapshot.state().name());
-    statement.setString(4, process.host());
-    setNullable(statement, 5, process.bootId());
-    setNullable(statement, 6, process.pidNamespace());
-    statement.setLong(7, process.pid());
-    setNullable(statement, 8, process.processStart());
-    statement.setString(9, snapshot.holder().handleId());
-    statement.setLong(10, snapshot.updatedAt().getEpochSecond());
-    statement.setLong(11, snapshot.updatedAt().getNano());
-    statement.setLong(12, ttlNanos(snapshot.ttl()));
-    statement.setBytes(13, keyBytes);
-    statement.setLong(14, write.expectedRevision());
+    statement.setLong(4, ttlNanos(snapshot.ttl()));
+    statement.setLong(5, snapshot.updatedAt().getEpochSecond());
+    statement.setLong(6, snapshot.updatedAt().getNano());
+    statement.setBytes(7, keyBytes);
+    statement.setLong(8, write.expectedRevision());
   }
 
-  /** Binds parameters {@code ?1}–{@code ?8} of {@link Sql#RENEW_RECORD}. */
+  /** Binds parameters {@code ?1}–{@code ?10} of {@link Sql#WRITE_RECORD}. */
+  static void bindUpdate(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
+      throws SQLException {
+    bindRecord(statement, keyBytes, write);
+    HolderIdentity holder = write.snapshot().holder();
+    statement.setString(9, holder.handleId());
+    statement.setString(10, holder.process().host());
+  }
+
+  /** Binds the parameters of {@link Sql#WRITE_HOLDER}. */
+  static void bindHolder(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
+      throws SQLException {
+    HolderIdentity holder = write.snapshot().holder();
+    ProcessIdentity process = holder.process();
+    statement.setBytes(1, keyBytes);
+    statement.setString(2, process.host());
+    setNullable(statement, 3, process.bootId());
+    setNullable(statement, 4, process.pidNamespace());
+    statement.setLong(5, process.pid());
+    setNullable(statement, 6, process.processStart());
+    statement.setString(7, holder.handleId());
+  }
+
+  /** Binds parameters {@code ?1}–{@code ?6} of {@link Sql#RENEW_RECORD}. */
   static void bindRenewal(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
     LeaseSnapshot snapshot = write.snapshot();

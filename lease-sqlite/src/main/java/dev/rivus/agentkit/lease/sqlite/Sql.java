@@ -13,13 +13,15 @@ enum Sql {
   COMMIT("COMMIT"),
   ROLLBACK("ROLLBACK"),
   SELECT_RECORD(
-      "SELECT generation, revision, state, holder_host, holder_boot_id, holder_pid_namespace,"
-          + " holder_pid, holder_process_start, holder_handle, updated_at_seconds, updated_at_nanos,"
-          + " holder_ttl_nanos, ttl_revision FROM lease WHERE lease_key = ?"),
+      "SELECT l.generation, l.revision, l.state, h.holder_host, h.holder_boot_id,"
+          + " h.holder_pid_namespace, h.holder_pid, h.holder_process_start, h.holder_handle,"
+          + " l.updated_at_seconds, l.updated_at_nanos, l.holder_ttl_nanos"
+          + " FROM lease l JOIN lease_holder h ON h.lease_key = l.lease_key WHERE l.lease_key = ?"),
   SELECT_ALL(
-      "SELECT generation, revision, state, holder_host, holder_boot_id, holder_pid_namespace,"
-          + " holder_pid, holder_process_start, holder_handle, updated_at_seconds, updated_at_nanos,"
-          + " holder_ttl_nanos, ttl_revision, lease_key FROM lease"),
+      "SELECT l.generation, l.revision, l.state, h.holder_host, h.holder_boot_id,"
+          + " h.holder_pid_namespace, h.holder_pid, h.holder_process_start, h.holder_handle,"
+          + " l.updated_at_seconds, l.updated_at_nanos, l.holder_ttl_nanos, l.lease_key"
+          + " FROM lease l JOIN lease_holder h ON h.lease_key = l.lease_key"),
   SELECT_REVISION("SELECT revision FROM lease WHERE lease_key = ?"),
   SELECT_FLOOR(
       "SELECT (SELECT value FROM lease_meta WHERE name = 'generation_floor'),"
@@ -27,36 +29,33 @@ enum Sql {
           + " (SELECT value FROM lease_meta WHERE name = 'floor_raised_at_seconds')"),
 
   /**
-   * A whole record over the expected revision: parameters {@code ?1}–{@code ?12} are the record
-   * (see {@link Rows#bindRecord}), {@code ?13} the key, {@code ?14} the expected revision.
+   * An acquisition or release over the expected revision: parameters {@code ?1}–{@code ?6} are the
+   * record (see {@link Rows#bindUpdate}), {@code ?7} the key, {@code ?8} the expected revision,
+   * {@code ?9} and {@code ?10} the holder's handle and host. Its holder goes to {@link
+   * #WRITE_HOLDER} in the same transaction.
    *
-   * <p>Besides the revision, the stored record must have a lower generation (an acquisition) or the
-   * same generation under the same holder (a release). Revisions never repeat for a key, so a
-   * writer of this release never trips this check; it stops a writer whose read predates a pruning
-   * if a process of schema version 1, still running on a migrated file, created the key's new
-   * record from revision 1 again.
+   * <p>Besides the revision, an acquisition must raise the generation, and a release keep it and
+   * come from the stored holder. Revisions never repeat for a key, so a writer of this release
+   * never trips these checks; they stop a writer whose read predates a pruning if a process of
+   * schema version 1, running on the file before its migration, created the key's new record from
+   * revision 1 again.
    */
   WRITE_RECORD(
-      "UPDATE lease SET generation = ?1, revision = ?2, state = ?3, holder_host = ?4,"
-          + " holder_boot_id = ?5, holder_pid_namespace = ?6, holder_pid = ?7,"
-          + " holder_process_start = ?8, holder_handle = ?9, updated_at_seconds = ?10,"
-          + " updated_at_nanos = ?11, holder_ttl_nanos = ?12, ttl_revision = ?2"
-          + " WHERE lease_key = ?13 AND revision = ?14"
-          + " AND (generation < ?1 OR (generation = ?1 AND holder_handle = ?9"
-          + " AND holder_host = ?4 AND holder_boot_id IS ?5 AND holder_pid_namespace IS ?6"
-          + " AND holder_pid = ?7 AND holder_process_start IS ?8))"),
+      "UPDATE lease SET generation = ?1, revision = ?2, state = ?3, holder_ttl_nanos = ?4,"
+          + " updated_at_seconds = ?5, updated_at_nanos = ?6"
+          + " WHERE lease_key = ?7 AND revision = ?8"
+          + " AND CASE ?3 WHEN 'HELD' THEN generation < ?1 ELSE generation = ?1 AND EXISTS"
+          + " (SELECT 1 FROM lease_holder h WHERE h.lease_key = ?7 AND h.holder_handle = ?9"
+          + " AND h.holder_host = ?10) END"),
 
   /**
-   * A renewal: the holder, generation, state and TTL stay (a renewal never changes them), so only
-   * the revision and time are written, and the TTL stays valid for the new revision if it was for
-   * the old one; 6 values bound instead of 14, which is most of a batch's cost. The generation and
-   * state are compared, for the same reason as in {@link #WRITE_RECORD}: a generation is never
-   * handed out twice for a key, so it names the holder.
+   * A renewal: the holder, generation, state and TTL stay (a renewal never changes them, see {@link
+   * dev.rivus.agentkit.lease.LeaseWrite.Intent#RENEW}), so only the revision and time are written,
+   * to the narrow {@code lease} row; 6 values bound, which with the step is most of a batch's cost.
+   * The generation and state are compared, for the same reason as in {@link #WRITE_RECORD}.
    */
   RENEW_RECORD(
-      "UPDATE lease SET revision = ?1,"
-          + " ttl_revision = CASE WHEN ttl_revision = revision THEN ?1 ELSE ttl_revision END,"
-          + " updated_at_seconds = ?2, updated_at_nanos = ?3"
+      "UPDATE lease SET revision = ?1, updated_at_seconds = ?2, updated_at_nanos = ?3"
           + " WHERE lease_key = ?4 AND revision = ?5 AND generation = ?6 AND state = 'HELD'"),
 
   /**
@@ -65,17 +64,32 @@ enum Sql {
    * above the generation floor.
    */
   INSERT_RECORD(
-      "INSERT INTO lease (generation, revision, state, holder_host, holder_boot_id,"
-          + " holder_pid_namespace, holder_pid, holder_process_start, holder_handle,"
-          + " updated_at_seconds, updated_at_nanos, holder_ttl_nanos, ttl_revision, lease_key)"
-          + " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?2, ?13"
+      "INSERT INTO lease (generation, revision, state, holder_ttl_nanos, updated_at_seconds,"
+          + " updated_at_nanos, lease_key)"
+          + " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7"
           + " FROM lease_meta g, lease_meta r"
           + " WHERE g.name = 'generation_floor' AND r.name = 'revision_floor' AND ?1 > g.value"
-          + " AND ?14 = CASE WHEN g.value > 0 OR r.value > 0 THEN max(r.value, 1) ELSE 0 END"
+          + " AND ?8 = CASE WHEN g.value > 0 OR r.value > 0 THEN max(r.value, 1) ELSE 0 END"
           + " ON CONFLICT (lease_key) DO NOTHING"),
+
+  /** The holder of a record just written by an acquisition or release (see {@link Rows}). */
+  WRITE_HOLDER(
+      "INSERT INTO lease_holder (lease_key, holder_host, holder_boot_id, holder_pid_namespace,"
+          + " holder_pid, holder_process_start, holder_handle) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+          + " ON CONFLICT (lease_key) DO UPDATE SET holder_host = excluded.holder_host,"
+          + " holder_boot_id = excluded.holder_boot_id,"
+          + " holder_pid_namespace = excluded.holder_pid_namespace,"
+          + " holder_pid = excluded.holder_pid,"
+          + " holder_process_start = excluded.holder_process_start,"
+          + " holder_handle = excluded.holder_handle"),
   SELECT_PRUNABLE(
       "SELECT count(*), max(generation), max(revision) FROM lease WHERE state = 'RELEASED'"
           + " AND (updated_at_seconds < ?1 OR (updated_at_seconds = ?1 AND updated_at_nanos <= ?2))"),
+  /** Before {@link #DELETE_PRUNABLE}: the trigger of {@link Schema} wants holders gone first. */
+  DELETE_PRUNABLE_HOLDERS(
+      "DELETE FROM lease_holder WHERE lease_key IN (SELECT lease_key FROM lease"
+          + " WHERE state = 'RELEASED'"
+          + " AND (updated_at_seconds < ?1 OR (updated_at_seconds = ?1 AND updated_at_nanos <= ?2)))"),
   DELETE_PRUNABLE(
       "DELETE FROM lease WHERE state = 'RELEASED'"
           + " AND (updated_at_seconds < ?1 OR (updated_at_seconds = ?1 AND updated_at_nanos <= ?2))"),

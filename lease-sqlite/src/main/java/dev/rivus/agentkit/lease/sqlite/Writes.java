@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * means saved. Then, in order, the writes left: a record created earlier in this batch is updated
  * now, an acquisition of a key with no record is inserted over the floor ({@link
  * Sql#INSERT_RECORD}), and what is still left is a conflict, whose stored revision is read for the
- * message. A batch of renewals thus costs one statement per write and no read. Thread-safe.
+ * message. An acquisition's or a release's holder goes to {@code lease_holder} ({@link
+ * Sql#WRITE_HOLDER}) right after its record; a renewal writes only the narrow {@code lease} row. A
+ * batch of renewals thus costs one statement per write and no read. Thread-safe.
  */
 final class Writes {
 
@@ -133,14 +135,28 @@ final class Writes {
       throws SQLException {
     PreparedStatement update = session.statement(statementFor(write));
     bind(update, keyBytes, write);
-    return update.executeUpdate() > 0;
+    return update.executeUpdate() > 0 && writeHolder(session, keyBytes, write);
   }
 
   private static boolean insert(Session session, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
     PreparedStatement insert = session.statement(Sql.INSERT_RECORD);
     Rows.bindRecord(insert, keyBytes, write);
-    return insert.executeUpdate() > 0;
+    return insert.executeUpdate() > 0 && writeHolder(session, keyBytes, write);
+  }
+
+  /**
+   * Writes the holder of a record just saved, unless the write is a renewal (which keeps it); in
+   * the write's transaction, so a record and its holder are never apart.
+   */
+  private static boolean writeHolder(Session session, byte[] keyBytes, LeaseWrite write)
+      throws SQLException {
+    if (write.intent() != LeaseWrite.Intent.RENEW) {
+      PreparedStatement holder = session.statement(Sql.WRITE_HOLDER);
+      Rows.bindHolder(holder, keyBytes, write);
+      holder.executeUpdate();
+    }
+    return true;
   }
 
   static Sql statementFor(LeaseWrite write) {
@@ -152,7 +168,7 @@ final class Writes {
     if (write.intent() == LeaseWrite.Intent.RENEW) {
       Rows.bindRenewal(statement, keyBytes, write);
     } else {
-      Rows.bindRecord(statement, keyBytes, write);
+      Rows.bindUpdate(statement, keyBytes, write);
     }
   }
 
@@ -223,13 +239,15 @@ final class Writes {
           return;
         }
         int[] counts = statement().executeBatch();
-        for (int k = 0; k < size; k++) {
+        size = 0; // before the holders' writes, which may throw: the batch has run either way
+        for (int k = 0; k < counts.length; k++) {
           if (counts[k] > 0) {
             int index = indexes[k];
-            outcomes[index] = SaveOutcome.saved(writes.get(index));
+            LeaseWrite write = writes.get(index);
+            writeHolder(session, keys[index], write);
+            outcomes[index] = SaveOutcome.saved(write);
           }
         }
-        size = 0;
       }
     }
   }

@@ -70,13 +70,13 @@ class SqliteFailureTest {
     SqliteLeaseRepository.open(db).close();
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
         Statement statement = raw.createStatement()) {
-      statement.execute("UPDATE lease_meta SET value = 3 WHERE name = 'schema_version'");
-      statement.execute("PRAGMA user_version = 3");
+      statement.execute("UPDATE lease_meta SET value = 4 WHERE name = 'schema_version'");
+      statement.execute("PRAGMA user_version = 4");
     }
 
     assertThatThrownBy(() -> SqliteLeaseRepository.open(db))
         .isInstanceOf(LeaseRepositoryFailure.class)
-        .hasMessageContaining("schema version 3")
+        .hasMessageContaining("schema version 4")
         .hasMessageContaining("newer than this release");
   }
 

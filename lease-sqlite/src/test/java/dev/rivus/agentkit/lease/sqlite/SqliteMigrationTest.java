@@ -7,13 +7,11 @@ import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
-import dev.rivus.agentkit.lease.RevisionConflict;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Databases of schema version 1, built over raw JDBC from version 1's DDL, are migrated to version
- * 2 on open, once, and their rows read conservatively: with the longest TTL any holder could have
- * promised, also when a process of version 1 still writes to the file after the migration.
+ * Databases of schema versions 1 and 2, built over raw JDBC from their DDL, are migrated to version
+ * 3 on open, once, and their rows read conservatively: with the longest TTL any holder could have
+ * promised where it was not recorded. A process of an earlier release still running on the file
+ * after the migration fails instead of writing.
  */
 class SqliteMigrationTest {
 
@@ -64,12 +63,12 @@ class SqliteMigrationTest {
     }
     try (Connection raw = SchemaV1.connect(file);
         Statement statement = raw.createStatement()) {
-      assertThat(SqliteRecordsTest.intOf(statement, "PRAGMA user_version")).isEqualTo(2);
+      assertThat(SqliteRecordsTest.intOf(statement, "PRAGMA user_version")).isEqualTo(3);
       assertThat(
               SqliteRecordsTest.intOf(
                   statement, "SELECT value FROM lease_meta WHERE name = 'schema_version'"))
           .as("the version a release of version 1 reads, and refuses as newer")
-          .isEqualTo(2);
+          .isEqualTo(3);
       assertThat(
               SqliteRecordsTest.intOf(
                   statement, "SELECT value FROM lease_meta WHERE name = 'revision_floor'"))
@@ -98,72 +97,71 @@ class SqliteMigrationTest {
   }
 
   @Test
-  void aVersion1WriterStillRunningAfterTheMigrationLeavesNoTtlThatIsNotItsHolders()
-      throws Exception {
-    Path file = version1();
-    SchemaV1.insert(file, "k", 7, 12, "HELD", "v1-holder");
-    try (Connection oldProcess = SchemaV1.connect(file);
-        PreparedStatement oldUpdate = oldProcess.prepareStatement(SchemaV1.UPDATE);
-        PreparedStatement oldInsert = oldProcess.prepareStatement(SchemaV1.INSERT)) {
-      // The old process opened the file, prepared its statements, and keeps running.
-      try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
-        LeaseWrite takeover =
-            repository
-                .load("k")
-                .orElseThrow()
-                .acquisition(Records.holder("v2-holder"), Records.TTL, Records.TIME);
-        repository.save(takeover);
-        assertThat(repository.load("k").orElseThrow().ttl()).isEqualTo(Records.TTL);
+  void aVersion2DatabaseIsMigratedAndKeepsTheTtlsItRecorded() throws Exception {
+    Path file = dir.resolve("leases.db");
+    SchemaV2.create(file);
+    SchemaV2.insert(file, "recorded", 7, 12, "v2-holder", Records.TTL.toNanos(), 12);
+    SchemaV2.insert(file, "rewritten-by-v1", 3, 5, "v1-holder", Records.TTL.toNanos(), 4);
+    SchemaV1.setMeta(file, "revision_floor", 40);
+    SchemaV1.setMeta(file, "generation_floor", 2);
 
-        // The old process takes the key over and creates another, with its statements of version 1.
-        Instant later = Records.TIME.plusSeconds(5);
-        SchemaV1.write(oldUpdate, "k", 9, 14, "HELD", "v1-successor", later);
-        SchemaV1.write(oldInsert, "new-by-v1", 1, 1, "HELD", "v1-creator", later);
-
-        LeaseSnapshot afterOldUpdate = repository.load("k").orElseThrow();
-        assertThat(afterOldUpdate.holder()).isEqualTo(Records.holder("v1-successor"));
-        assertThat(afterOldUpdate.ttl())
-            .as("the TTL left by the holder of version 2 does not pass to the one of version 1")
-            .isEqualTo(LeaseConfig.MAX_DURATION);
-        assertThat(repository.load("new-by-v1").orElseThrow().ttl())
-            .isEqualTo(LeaseConfig.MAX_DURATION);
-
-        LeaseWrite again = afterOldUpdate.acquisition(Records.holder("v2"), Records.TTL, later);
-        repository.save(again);
-        assertThat(repository.load("k").orElseThrow().ttl())
-            .as("a write of version 2 records its TTL again")
-            .isEqualTo(Records.TTL);
-      }
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
+      assertThat(repository.load("recorded"))
+          .hasValue(
+              new LeaseSnapshot(
+                  "recorded",
+                  7,
+                  12,
+                  LeaseState.HELD,
+                  Records.holder("v2-holder"),
+                  Records.TTL,
+                  Records.TIME));
+      assertThat(repository.load("rewritten-by-v1").orElseThrow().ttl())
+          .as("a TTL recorded at another revision than the row's was not its last writer's")
+          .isEqualTo(LeaseConfig.MAX_DURATION);
+      assertThat(repository.load("pruned").orElseThrow())
+          .returns(2L, LeaseSnapshot::generation)
+          .returns(40L, LeaseSnapshot::revision);
+    }
+    try (Connection raw = SchemaV1.connect(file);
+        Statement statement = raw.createStatement()) {
+      assertThat(SqliteRecordsTest.intOf(statement, "PRAGMA user_version")).isEqualTo(3);
+      assertThat(SqliteRecordsTest.intOf(statement, "SELECT count(*) FROM lease_meta"))
+          .as("meta rows: version, two floors, floor time")
+          .isEqualTo(4);
     }
   }
 
   @Test
-  void aStaleWriterCannotTakeARecordThatAVersion1ProcessRecreatedFromRevision1AfterAPrune()
+  void processesOfEarlierReleasesStillRunningAfterTheMigrationFailInsteadOfWriting()
       throws Exception {
     Path file = version1();
+    SchemaV1.insert(file, "k", 7, 12, "RELEASED", "v1-holder");
     try (Connection oldProcess = SchemaV1.connect(file);
         PreparedStatement oldUpdate = oldProcess.prepareStatement(SchemaV1.UPDATE);
         PreparedStatement oldInsert = oldProcess.prepareStatement(SchemaV1.INSERT);
-        SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
-      LeaseWrite first = Records.firstWrite("k", "v2-first");
-      repository.save(first);
-      LeaseWrite release = first.snapshot().release(Records.TIME);
-      repository.save(release);
-      LeaseSnapshot staleRead = repository.load("k").orElseThrow(); // then the reader stalls
-      repository.prune(Duration.ZERO);
+        PreparedStatement oldPrune =
+            oldProcess.prepareStatement("DELETE FROM lease WHERE state = 'RELEASED'")) {
+      // The old process opened the file, prepared its statements, and keeps running.
+      try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
+        LeaseSnapshot before = repository.load("k").orElseThrow();
+        Instant later = Records.TIME.plusSeconds(5);
 
-      // Version 1 recreates the pruned key above its generation floor, from revision 1, and renews.
-      long generation = staleRead.generation() + 1;
-      SchemaV1.write(oldInsert, "k", generation, 1, "HELD", "v1-holder", Records.TIME);
-      SchemaV1.write(oldUpdate, "k", generation, 2, "HELD", "v1-holder", Records.TIME);
+        assertThatThrownBy(
+                () -> SchemaV1.write(oldUpdate, "k", 9, 14, "HELD", "v1-successor", later))
+            .as("a takeover by version 1, which would record no TTL")
+            .hasMessageContaining("holder_host");
+        assertThatThrownBy(
+                () -> SchemaV1.write(oldInsert, "new-by-v1", 1, 1, "HELD", "v1-creator", later))
+            .as("a new record by version 1")
+            .hasMessageContaining("holder_host");
+        assertThatThrownBy(oldPrune::executeUpdate)
+            .as("a pruning by version 1, which would leave holders without records")
+            .hasMessageContaining("lease schema version 3");
 
-      LeaseWrite stale = staleRead.acquisition(Records.holder("stale"), Records.TTL, Records.TIME);
-      assertThat(stale.expectedRevision()).as("the revision the stale writer expects").isEqualTo(2);
-      assertThatThrownBy(() -> repository.save(stale))
-          .as("an acquisition giving generation %d a second time", generation)
-          .isInstanceOf(RevisionConflict.class);
-      assertThat(repository.load("k").orElseThrow().holder())
-          .isEqualTo(Records.holder("v1-holder"));
+        assertThat(repository.load("k")).hasValue(before);
+        assertThat(repository.load("new-by-v1")).isEmpty();
+      }
     }
   }
 
@@ -234,7 +232,7 @@ class SqliteMigrationTest {
             Statement statement = raw.createStatement();
             ResultSet columns =
                 statement.executeQuery(
-                    "SELECT count(*) FROM pragma_table_info('lease') WHERE name = 'ttl_revision'")) {
+                    "SELECT count(*) FROM sqlite_schema WHERE name = 'lease_holder'")) {
           assertThat(columns.next()).isTrue();
           assertThat(columns.getInt(1)).isEqualTo(1);
         }

@@ -231,9 +231,9 @@ class SqliteRecordsTest {
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + repository.file());
         Statement statement = raw.createStatement()) {
       assertThat(intOf(statement, "PRAGMA application_id")).isEqualTo(0x4C454153);
-      assertThat(intOf(statement, "PRAGMA user_version")).isEqualTo(2);
+      assertThat(intOf(statement, "PRAGMA user_version")).isEqualTo(3);
       assertThat(intOf(statement, "SELECT value FROM lease_meta WHERE name = 'schema_version'"))
-          .isEqualTo(2);
+          .isEqualTo(3);
       try (ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
         mode.next();
         assertThat(mode.getString(1)).isEqualTo("wal");
