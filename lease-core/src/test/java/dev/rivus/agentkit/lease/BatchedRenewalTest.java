@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +82,35 @@ class BatchedRenewalTest {
       assertThat(batch).isSorted();
     }
     assertThat(repository.batchKeys.get(0)).containsExactlyInAnyOrderElementsOf(keys);
+  }
+
+  /**
+   * The tick that expires one lease visits the leases in key order; a lease acquired meanwhile
+   * under a key it has passed (here from the expired lease's {@code lost()} stage, which completes
+   * inside that tick) must still get its tick, and so its renewals and its expiry.
+   */
+  @Test
+  void aLeaseAcquiredWhileATickExpiresAnotherStillGetsItsTicks() {
+    repository.failingKeys.add("b");
+    Lease expiring = manager.acquire("b");
+    AtomicReference<Lease> acquiredMeanwhile = new AtomicReference<>();
+    expiring.lost().thenRun(() -> acquiredMeanwhile.set(manager.acquire("a")));
+
+    platform.advance(TTL);
+
+    assertThat(expiring.isHeld()).isFalse();
+    Lease a = acquiredMeanwhile.get();
+    assertThat(a).as("acquired in the expiring tick").isNotNull();
+    long revision = store.load("a").orElseThrow().revision();
+    platform.advance(HEARTBEAT.multipliedBy(3));
+    assertThat(store.load("a").orElseThrow().revision())
+        .as("revision of 'a' after three heartbeats")
+        .isGreaterThan(revision);
+    assertThat(a.isHeld()).isTrue();
+
+    repository.failingKeys.add("a");
+    platform.advance(TTL);
+    assertThat(a.isHeld()).as("'a' expires on its own clock").isFalse();
   }
 
   @Test

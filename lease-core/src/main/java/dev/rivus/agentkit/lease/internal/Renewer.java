@@ -104,10 +104,11 @@ final class Renewer {
     long now = platform.nanoTime();
     long seenAdditions;
     synchronized (this) {
+      // This tick is under way: a lease added from now on must schedule its own (see tickBy).
+      tick = null;
       if (earliestDeadline - now <= 0) {
         seenAdditions = additions;
       } else {
-        tick = null;
         if (closed) {
           return;
         }
@@ -151,7 +152,6 @@ final class Renewer {
     }
     boolean startRound;
     synchronized (this) {
-      tick = null;
       // Exact for the leases visited; a lease added meanwhile may not have been visited.
       earliestDeadline =
           additions == seenAdditions ? nextDeadline : Math.min(earliestDeadline, nextDeadline);

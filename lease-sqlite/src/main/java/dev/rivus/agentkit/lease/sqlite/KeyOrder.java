@@ -48,7 +48,11 @@ final class KeyOrder {
     return true;
   }
 
-  /** Sorts {@code order[from, to)}, whose keys agree on their first {@code depth} bytes. */
+  /**
+   * Sorts {@code order[from, to)}, whose keys agree on their first {@code depth} bytes. Of the
+   * three parts a partition leaves, it loops on the largest and recurses into the others, each at
+   * most half the range, so the stack stays within log2(n) frames whatever the keys.
+   */
   private static void sort(byte[][] keys, int[] order, int from, int to, int depth) {
     while (to - from > SMALL) {
       int pivot = byteAt(keys[order[(from + to) >>> 1]], depth);
@@ -66,15 +70,29 @@ final class KeyOrder {
           i++;
         }
       }
-      sort(keys, order, from, lt, depth);
-      sort(keys, order, gt, to, depth);
       if (pivot < 0) {
         Arrays.sort(order, lt, gt); // equal keys: by index, so a key's writes keep their order
+        sort(keys, order, gt, to, depth); // nothing is below the end of a key: [from, lt) is empty
         return;
       }
-      from = lt; // the equal part, on the next byte (a loop, not a call: long keys, no deep stack)
-      to = gt;
-      depth++;
+      int below = lt - from;
+      int equal = gt - lt;
+      int above = to - gt;
+      if (equal >= below && equal >= above) {
+        sort(keys, order, from, lt, depth);
+        sort(keys, order, gt, to, depth);
+        from = lt; // the equal part, on the next byte
+        to = gt;
+        depth++;
+      } else if (below >= above) {
+        sort(keys, order, lt, gt, depth + 1);
+        sort(keys, order, gt, to, depth);
+        to = lt;
+      } else {
+        sort(keys, order, from, lt, depth);
+        sort(keys, order, lt, gt, depth + 1);
+        from = gt;
+      }
     }
     insertionSort(keys, order, from, to, depth);
   }

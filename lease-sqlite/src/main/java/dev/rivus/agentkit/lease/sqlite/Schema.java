@@ -149,7 +149,17 @@ final class Schema {
                 objects),
             null);
       }
-      return byVersion(schemaVersion(statement));
+      Found found = byVersion(schemaVersion(statement));
+      if (found == Found.CURRENT && count(statement, "lease_holder") != 1) {
+        throw new LeaseRepositoryFailure(
+            null,
+            file
+                + " has lease schema version "
+                + VERSION
+                + " but lacks its table lease_holder; the file is damaged",
+            null);
+      }
+      return found;
     }
   }
 
@@ -200,6 +210,14 @@ final class Schema {
       all.addAll(part);
     }
     return List.copyOf(all);
+  }
+
+  private static int count(Statement statement, String table) throws SQLException {
+    try (ResultSet row =
+        statement.executeQuery(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '" + table + "'")) {
+      return row.next() ? row.getInt(1) : 0;
+    }
   }
 
   private int schemaVersion(Statement statement) throws SQLException {

@@ -192,6 +192,7 @@ final class Writes {
     }
 
     void run() throws SQLException {
+      int previous = -1;
       for (int i : KeyOrder.of(keys)) {
         LeaseWrite write = writes.get(i);
         if (write.expectedRevision() == 0) {
@@ -203,10 +204,16 @@ final class Writes {
         if (!renewal) {
           pending = others;
           other = renewals;
+          if (previous >= 0 && Arrays.equals(keys[previous], keys[i])) {
+            // A second write of a key (the port allows one; tolerated): its release compares the
+            // holder, which the first one writes only when its batch has run.
+            others.flush();
+          }
         }
         other.flush(); // keeps the writes in order when intents alternate (rare)
         bind(pending.statement(), keys[i], write);
         pending.add(i);
+        previous = i;
       }
       renewals.flush();
       others.flush();

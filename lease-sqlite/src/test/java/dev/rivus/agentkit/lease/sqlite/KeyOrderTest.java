@@ -55,4 +55,19 @@ class KeyOrderTest {
       assertThat(Arrays.compareUnsigned(keys[order[k - 1]], keys[order[k]])).isNegative();
     }
   }
+
+  @Test
+  void sortsKeysThatArePrefixesOfEachOtherWithoutADeepStack() {
+    byte[][] keys =
+        IntStream.range(1, 4_001)
+            .map(i -> (i * 7919) % 4_000 + 1)
+            .mapToObj(i -> KeyBytes.encode("a".repeat(i)))
+            .toArray(byte[][]::new);
+
+    int[] order = KeyOrder.of(keys);
+
+    for (int k = 1; k < order.length; k++) {
+      assertThat(keys[order[k]]).hasSize(keys[order[k - 1]].length + 1);
+    }
+  }
 }

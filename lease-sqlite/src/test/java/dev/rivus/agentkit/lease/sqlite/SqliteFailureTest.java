@@ -65,6 +65,20 @@ class SqliteFailureTest {
   }
 
   @Test
+  void aDatabaseOfThisVersionWithoutItsHolderTableIsRefusedAsDamaged() throws Exception {
+    Path db = dir.resolve("leases.db");
+    SqliteLeaseRepository.open(db).close();
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement statement = raw.createStatement()) {
+      statement.execute("DROP TABLE lease_holder");
+    }
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(db))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("lacks its table lease_holder");
+  }
+
+  @Test
   void newerSchemaVersionIsRefused() throws Exception {
     Path db = dir.resolve("leases.db");
     SqliteLeaseRepository.open(db).close();

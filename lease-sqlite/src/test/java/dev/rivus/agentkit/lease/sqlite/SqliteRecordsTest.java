@@ -114,6 +114,23 @@ class SqliteRecordsTest {
   }
 
   @Test
+  void aTakeoverAndTheNewHoldersReleaseInOneBatchAreBothSaved() {
+    repository.save(Records.firstWrite("k", "holder-a"));
+    repository.save(repository.load("k").orElseThrow().release(Records.TIME));
+    LeaseWrite taken =
+        repository
+            .load("k")
+            .orElseThrow()
+            .acquisition(Records.holder("holder-b"), Records.TTL, Records.TIME);
+    LeaseWrite released = taken.snapshot().release(Records.TIME);
+
+    List<SaveOutcome> outcomes = repository.saveAll(List.of(taken, released));
+
+    assertThat(outcomes).allMatch(SaveOutcome::isSaved);
+    assertThat(repository.load("k")).hasValue(released.snapshot());
+  }
+
+  @Test
   void writesThatWouldGiveTheStoredGenerationToAnotherHolderConflict() {
     LeaseSnapshot first = Records.first("k", "holder-a");
     repository.save(Records.firstWrite("k", "holder-a"));
