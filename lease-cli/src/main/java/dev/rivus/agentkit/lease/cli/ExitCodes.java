@@ -46,7 +46,8 @@ final class ExitCodes {
   static final String REFUSED_LINE = " 65:Refused: no such lease, or it is at another generation.";
   static final String SOFTWARE_LINE = " 70:Internal error in lease itself.";
   static final String REPOSITORY_LINE =
-      " 74:Repository failure: the lease store cannot be created, opened, read or written.";
+      " 74:Repository failure: the lease store cannot be created, opened, read or written, or"
+          + " (status, list) does not exist.";
   static final String HELD_LINE = " 75:The lease is held by another live holder; command not run.";
   static final String LOST_LINE =
       " 76:The lease was lost while the command ran; it was terminated.";

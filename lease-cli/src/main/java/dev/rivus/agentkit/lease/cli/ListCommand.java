@@ -51,7 +51,7 @@ final class ListCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     CliContext context = parent.context();
     List<LeaseView> views;
-    try (LeaseRepository leases = repository.open(context)) {
+    try (LeaseRepository leases = repository.open(context, StoreUse.readingExisting())) {
       views = new LeaseObserver(leases, context.platform(), output.observe).all();
     }
     if (output.json) {

@@ -62,7 +62,7 @@ final class PruneCommand implements Callable<Integer> {
   public Integer call() {
     CliContext context = parent.context();
     int removed;
-    try (LeaseRepository leases = repository.open(context)) {
+    try (LeaseRepository leases = repository.open(context, StoreUse.creating())) {
       if (!(leases instanceof PrunableLeaseRepository)) {
         throw new CliFailure(
             ExitCodes.USAGE, "this repository (" + leases + ") cannot prune; use the SQLite one");

@@ -68,7 +68,7 @@ final class ReleaseCommand implements Callable<Integer> {
     Keys.requireValid(spec, key);
     CliContext context = parent.context();
     Optional<LeaseSnapshot> released;
-    try (LeaseRepository leases = repository.open(context)) {
+    try (LeaseRepository leases = repository.open(context, StoreUse.creating())) {
       released = new ForcedRelease(leases, context.platform()).release(key, generation);
     }
     PrintWriter out = spec.commandLine().getOut();

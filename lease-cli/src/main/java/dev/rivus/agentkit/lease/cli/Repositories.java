@@ -7,21 +7,24 @@ import java.nio.file.Path;
 interface Repositories {
 
   /**
-   * Opens (creating if needed) the SQLite lease database in {@code file}.
+   * Opens the SQLite lease database in {@code file}, creating it if {@code use} allows.
    *
-   * @param file the database file; its directory exists
+   * @param file the database file; its directory exists if {@code use} creates
+   * @param use whether the store may be created, and the busy wait of one call
    * @return the open repository; the caller closes it
-   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if it cannot be opened or is not a
-   *     lease database
+   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if it cannot be opened, is not a lease
+   *     database, or does not exist and may not be created
    */
-  LeaseRepository openDatabase(Path file);
+  LeaseRepository openDatabase(Path file, StoreUse use);
 
   /**
-   * Opens (creating if needed) a directory of JSON lease files.
+   * Opens a directory of JSON lease files, creating it if {@code use} allows.
    *
    * @param directory the directory
+   * @param use whether the store may be created
    * @return the open repository; the caller closes it
-   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if it cannot be created or opened
+   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if it cannot be created or opened, or
+   *     does not exist and may not be created
    */
-  LeaseRepository openDirectory(Path directory);
+  LeaseRepository openDirectory(Path directory, StoreUse use);
 }

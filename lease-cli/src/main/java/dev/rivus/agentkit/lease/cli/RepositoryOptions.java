@@ -28,14 +28,17 @@ final class RepositoryOptions {
         names = "--db",
         paramLabel = "PATH",
         description =
-            "SQLite lease database, created with its directory (default: $LEASE_DB, else"
+            "SQLite lease database, created with its directory by run, release and prune (status"
+                + " and list only read an existing one; default: $LEASE_DB, else"
                 + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db).")
     @Nullable Path db;
 
     @Option(
         names = "--dir",
         paramLabel = "DIR",
-        description = "Directory of JSON lease files (one per key), created if missing.")
+        description =
+            "Directory of JSON lease files (one per key), created if missing by run, release and"
+                + " prune.")
     @Nullable Path dir;
   }
 
@@ -43,21 +46,25 @@ final class RepositoryOptions {
    * Opens the chosen repository.
    *
    * @param context the environment and the repository factories
+   * @param use whether the store may be created, and the busy wait
    * @return the open repository; the caller closes it
    * @throws CliFailure if no default database can be chosen
-   * @throws LeaseRepositoryFailure if the repository cannot be created or opened
+   * @throws LeaseRepositoryFailure if the repository cannot be created or opened, or does not exist
+   *     and may not be created
    */
-  LeaseRepository open(CliContext context) {
+  LeaseRepository open(CliContext context, StoreUse use) {
     Choice chosen = choice;
     if (chosen != null && chosen.dir != null) {
-      return context.repositories().openDirectory(chosen.dir.toAbsolutePath());
+      return context.repositories().openDirectory(chosen.dir.toAbsolutePath(), use);
     }
     Path file =
         chosen != null && chosen.db != null
             ? chosen.db.toAbsolutePath()
             : DatabasePath.resolve(context.environment());
-    createParent(file);
-    return context.repositories().openDatabase(file);
+    if (use.create()) {
+      createParent(file);
+    }
+    return context.repositories().openDatabase(file, use);
   }
 
   private static void createParent(Path file) {

@@ -109,7 +109,8 @@ final class RunCommand implements Callable<Integer> {
     guard.warning().ifPresent(warning -> parent.warn(spec, warning));
     ChildTerminator terminator = new ChildTerminator(grace);
     try (ShutdownHook hook = ShutdownHook.install(terminator);
-        LeaseRepository leases = repository.open(context);
+        LeaseRepository leases =
+            repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
         LeaseManager manager = LeaseManager.create(leases, config, context.platform());
         Lease lease =
             new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr())

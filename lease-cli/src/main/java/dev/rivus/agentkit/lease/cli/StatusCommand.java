@@ -65,7 +65,7 @@ final class StatusCommand implements Callable<Integer> {
     Keys.requireValid(spec, key);
     CliContext context = parent.context();
     Optional<LeaseView> view;
-    try (LeaseRepository leases = repository.open(context)) {
+    try (LeaseRepository leases = repository.open(context, StoreUse.readingExisting())) {
       view = new LeaseObserver(leases, context.platform(), output.observe).one(key);
     }
     PrintWriter out = spec.commandLine().getOut();

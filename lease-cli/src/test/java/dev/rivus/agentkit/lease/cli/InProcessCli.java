@@ -22,12 +22,12 @@ final class InProcessCli {
     Repositories same =
         new Repositories() {
           @Override
-          public LeaseRepository openDatabase(Path file) {
+          public LeaseRepository openDatabase(Path file, StoreUse use) {
             return repository;
           }
 
           @Override
-          public LeaseRepository openDirectory(Path directory) {
+          public LeaseRepository openDirectory(Path directory, StoreUse use) {
             return repository;
           }
         };

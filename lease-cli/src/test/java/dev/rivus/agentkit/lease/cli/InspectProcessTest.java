@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -105,6 +106,7 @@ class InspectProcessTest {
   @ValueSource(strings = {"--db", "--dir"})
   void statusOfAKeyNeverAcquiredSaysAbsent(String kind) throws Exception {
     repository = List.of(kind, temp.resolve("store").toString());
+    open(kind).close(); // the store exists; status never creates one
 
     LeaseTool json = LeaseTool.run(args("status", "nothing-here", "--json"));
     LeaseTool table = LeaseTool.run(args("status", "nothing-here"));
@@ -153,6 +155,45 @@ class InspectProcessTest {
         ttl,
         "0s",
         snapshot.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
+  /**
+   * A mistyped store path: the read-only commands fail with the repository code and say so, and
+   * leave nothing behind (no database, no side file, no directory).
+   */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+    "--db, status",
+    "--db, list",
+    "--dir, status",
+    "--dir, list",
+  })
+  void readOnlyCommandsNeverCreateAStore(String kind, String command) throws Exception {
+    Path missing = temp.resolve("mistyped").resolve("store");
+    List<String> args = new ArrayList<>(List.of(command, kind, missing.toString()));
+    if (command.equals("status")) {
+      args.add("some-key");
+    }
+
+    LeaseTool tool = LeaseTool.run(args.toArray(String[]::new));
+
+    assertThat(tool.awaitExit()).as("%s", tool).isEqualTo(ExitCodes.REPOSITORY);
+    assertThat(tool.stderr())
+        .startsWith("lease " + command + ": ")
+        .containsAnyOf("no lease database at", "no lease directory at");
+    assertThat(tool.stdout()).isEmpty();
+    assertThat(temp.resolve("mistyped")).doesNotExist();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"--db", "--dir"})
+  void readOnlyCommandsStillReadAStoreThatExistsButIsEmpty(String kind) throws Exception {
+    Path store = temp.resolve("store");
+    open(kind).close();
+
+    LeaseTool tool = LeaseTool.run("list", kind, store.toString());
+
+    assertThat(tool.awaitExit()).as("%s", tool).isZero();
   }
 
   /** Every cell starts where its column's header starts, after at least two spaces. */

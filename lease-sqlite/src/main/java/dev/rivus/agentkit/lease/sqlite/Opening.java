@@ -2,6 +2,7 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -54,9 +55,15 @@ final class Opening {
    * @throws LeaseRepositoryFailure if the file cannot be this store, or cannot be opened
    */
   Database open() {
+    if (!options.createIfMissing() && !Files.exists(store.file())) {
+      throw missing(); // before the opening lock, whose side file would be created
+    }
     warmUp();
     try (FileRangeLock.Held opening = store.lockForOpening(openingBudget(options.busyWait()))) {
       if (!store.checkExisting()) {
+        if (!options.createIfMissing()) {
+          throw missing();
+        }
         new Creation(store.file(), schema).create();
       }
       StoreIdentity identity = StoreIdentity.of(store.file());
@@ -71,6 +78,15 @@ final class Opening {
         throw e;
       }
     }
+  }
+
+  private LeaseRepositoryFailure missing() {
+    return new LeaseRepositoryFailure(
+        null,
+        "no lease database at "
+            + store.file()
+            + " (opened with createIfMissing(false), so none was created)",
+        null);
   }
 
   /**

@@ -23,8 +23,10 @@ public final class SqliteOptions {
   private final int maxConnections;
   private final boolean syncEveryWrite;
   private final InstantSource clock;
+  private final boolean createIfMissing;
 
   private SqliteOptions(Builder builder) {
+    this.createIfMissing = builder.createIfMissing;
     this.busyWait = builder.busyWait;
     this.maxConnections = builder.maxConnections;
     this.syncEveryWrite = builder.syncEveryWrite;
@@ -64,6 +66,15 @@ public final class SqliteOptions {
   }
 
   /**
+   * Tells whether opening creates the database when there is no file at the path.
+   *
+   * @return {@code true} by default
+   */
+  public boolean createIfMissing() {
+    return createIfMissing;
+  }
+
+  /**
    * Returns how many SQLite connections the repository keeps open at most.
    *
    * @return the connection limit
@@ -100,6 +111,8 @@ public final class SqliteOptions {
         + maxConnections
         + ", syncEveryWrite="
         + syncEveryWrite
+        + ", createIfMissing="
+        + createIfMissing
         + "]";
   }
 
@@ -110,8 +123,22 @@ public final class SqliteOptions {
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private boolean syncEveryWrite;
     private InstantSource clock = InstantSource.system();
+    private boolean createIfMissing = true;
 
     private Builder() {}
+
+    /**
+     * Chooses whether opening creates the database when there is no file at the path (the default).
+     * Tools that only read a store turn it off, so that a mistyped path fails instead of leaving an
+     * empty database in which every lease reads as absent.
+     *
+     * @param createIfMissing {@code false} to fail when the file does not exist
+     * @return this builder
+     */
+    public Builder createIfMissing(boolean createIfMissing) {
+      this.createIfMissing = createIfMissing;
+      return this;
+    }
 
     /**
      * Sets the busy wait budget of one call: how long it retries a database that another connection

@@ -65,6 +65,23 @@ class SqliteFailureTest {
   }
 
   @Test
+  void withoutCreateIfMissingAMissingDatabaseIsRefusedAndNothingIsCreated() throws Exception {
+    Path db = dir.resolve("mistyped.db");
+    SqliteOptions readOnly = SqliteOptions.builder().createIfMissing(false).build();
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(db, readOnly))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("no lease database at ")
+        .hasMessageContaining("mistyped.db");
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      assertThat(files).as("files left in the directory").isEmpty();
+    }
+
+    SqliteLeaseRepository.open(db).close();
+    SqliteLeaseRepository.open(db, readOnly).close(); // an existing one opens as always
+  }
+
+  @Test
   void aDatabaseOfThisVersionWithoutItsHolderTableIsRefusedAsDamaged() throws Exception {
     Path db = dir.resolve("leases.db");
     SqliteLeaseRepository.open(db).close();
