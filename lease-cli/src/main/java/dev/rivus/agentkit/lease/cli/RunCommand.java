@@ -57,7 +57,8 @@ import picocli.CommandLine.Spec;
       "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
       "  lease run --ttl 30s --heartbeat 5s --dir /var/lib/app/leases ingest -- \\",
       "      sh -c 'ingest --fencing-token \"$LEASE_TOKEN\"'",
-      "  */5 * * * *  lease run report -- make report   (cron: runs never overlap)"
+      "  */5 * * * *  lease run report -- make report   (cron: runs never overlap)",
+      "  */5 * * * *  lease run -q -E 0 report -- make report   (cron: a skipped run mails nothing)"
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -89,6 +90,22 @@ final class RunCommand implements Callable<Integer> {
               + " SIGKILL (default: ${DEFAULT-VALUE}).")
   Duration grace = Duration.ofSeconds(10);
 
+  @Option(
+      names = {"-q", "--quiet"},
+      description =
+          "Say nothing about a lease held by another live holder: no line while waiting, none when"
+              + " COMMAND is not run (a cron job then mails nothing). Errors are still printed.")
+  boolean quiet;
+
+  @Option(
+      names = {"-E", "--conflict-exit-code"},
+      paramLabel = "CODE",
+      defaultValue = "75",
+      description =
+          "Exit with CODE (0 to 255) when another live holder keeps the lease and COMMAND is not"
+              + " run, as flock -E does (default: ${DEFAULT-VALUE}).")
+  int conflictExitCode = ExitCodes.HELD;
+
   @Parameters(index = "0", paramLabel = "KEY", description = "The lease key: any non-empty string.")
   String key = "";
 
@@ -104,6 +121,11 @@ final class RunCommand implements Callable<Integer> {
     Keys.requireValid(spec, key);
     CommandDelimiter.require(spec, command);
     LeaseConfig config = timing.config();
+    if (conflictExitCode < 0 || conflictExitCode > 255) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--conflict-exit-code must be from 0 to 255 (an exit status), was " + conflictExitCode);
+    }
     CliContext context = parent.context();
     ParentDeathGuard guard = ParentDeathGuard.detect(context.environment());
     guard.warning().ifPresent(warning -> parent.warn(spec, warning));
@@ -113,10 +135,15 @@ final class RunCommand implements Callable<Integer> {
             repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
         LeaseManager manager = LeaseManager.create(leases, config, context.platform());
         Lease lease =
-            new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr())
+            new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {
       return new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr())
           .run(lease, command);
+    } catch (WaitingAcquirer.Held held) {
+      if (quiet) {
+        return conflictExitCode;
+      }
+      throw new CliFailure(conflictExitCode, held.getMessage());
     }
   }
 }

@@ -25,11 +25,25 @@ final class WaitingAcquirer {
   private final LeaseManager manager;
   private final Platform platform;
   private final PrintWriter err;
+  private final boolean quiet;
 
-  WaitingAcquirer(LeaseManager manager, Platform platform, PrintWriter err) {
+  WaitingAcquirer(LeaseManager manager, Platform platform, PrintWriter err, boolean quiet) {
     this.manager = manager;
     this.platform = platform;
     this.err = err;
+    this.quiet = quiet;
+  }
+
+  /**
+   * Another live holder kept the lease: the command is not run. The caller chooses the exit code
+   * ({@code --conflict-exit-code}) and whether to say so ({@code --quiet}).
+   */
+  static final class Held extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Held(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /**
@@ -38,7 +52,7 @@ final class WaitingAcquirer {
    * @param key the lease key
    * @param maxWait how long to keep trying; zero fails fast
    * @return the held lease
-   * @throws CliFailure with the held code if another live holder keeps the lease
+   * @throws Held if another live holder keeps the lease
    * @throws InterruptedException if interrupted while waiting
    */
   Lease acquire(String key, Duration maxWait) throws InterruptedException {
@@ -46,8 +60,7 @@ final class WaitingAcquirer {
       return manager.acquire(key);
     } catch (LeaseHeld held) {
       if (maxWait.isZero()) {
-        throw new CliFailure(
-            ExitCodes.HELD, describe(held) + "; not waiting (use --wait DURATION)");
+        throw new Held(describe(held) + "; not waiting (use --wait DURATION)");
       }
       return waitFor(key, maxWait, held);
     }
@@ -63,8 +76,7 @@ final class WaitingAcquirer {
         return manager.acquire(key, slice);
       } catch (LeaseHeld stillHeld) {
         if (deadline - platform.nanoTime() <= 0) {
-          throw new CliFailure(
-              ExitCodes.HELD,
+          throw new Held(
               describe(stillHeld) + "; gave up after waiting " + DurationConverter.format(maxWait));
         }
         report(stillHeld, "still waiting");
@@ -73,6 +85,9 @@ final class WaitingAcquirer {
   }
 
   private void report(LeaseHeld held, String what) {
+    if (quiet) {
+      return;
+    }
     err.println("lease: " + describe(held) + "; " + what);
     err.flush();
   }

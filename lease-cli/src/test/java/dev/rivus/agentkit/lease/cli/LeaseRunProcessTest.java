@@ -41,6 +41,31 @@ class LeaseRunProcessTest {
     return args.toArray(String[]::new);
   }
 
+  /** What a cron job needs from a run skipped because the lease is held: as flock -n -E. */
+  @Test
+  void aRunSkippedBecauseTheLeaseIsHeldCanBeQuietAndChooseItsExitCode() {
+    try (LeaseTool holder =
+        LeaseTool.start(run("report", "--", "sh", "-c", "echo running; read line"))) {
+      holder.awaitStdout("running");
+
+      LeaseTool quiet = LeaseTool.run(run("report", "-q", "-E", "0", "--", "echo", "ran"));
+      assertThat(quiet.awaitExit()).as("%s", quiet).isZero();
+      assertThat(quiet.stdout()).as("the command did not run").isEmpty();
+      assertThat(quiet.stderr()).isEmpty();
+
+      LeaseTool told = LeaseTool.run(run("report", "--conflict-exit-code", "3", "--", "true"));
+      assertThat(told.awaitExit()).as("%s", told).isEqualTo(3);
+      assertThat(told.stderr()).startsWith("lease run: lease 'report' is held by");
+
+      LeaseTool plain = LeaseTool.run(run("report", "--", "true"));
+      assertThat(plain.awaitExit()).as("%s", plain).isEqualTo(ExitCodes.HELD);
+
+      LeaseTool bad = LeaseTool.run(run("report", "-E", "256", "--", "true"));
+      assertThat(bad.awaitExit()).as("%s", bad).isEqualTo(ExitCodes.USAGE);
+      assertThat(bad.stderr()).contains("--conflict-exit-code must be from 0 to 255");
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"--db", "--dir"})
   void exactlyOneOfTwoConcurrentRunsRunsItsCommandAndTheOtherExitsWithTheHeldCode(String kind) {

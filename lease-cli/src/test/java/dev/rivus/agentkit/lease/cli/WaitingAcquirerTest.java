@@ -37,12 +37,14 @@ class WaitingAcquirerTest {
   }
 
   private WaitingAcquirer acquirer() {
-    return new WaitingAcquirer(waiter, waiterPlatform, new PrintWriter(err, true));
+    return new WaitingAcquirer(waiter, waiterPlatform, new PrintWriter(err, true), quiet);
   }
 
   private List<String> told() {
     return err.toString().lines().toList();
   }
+
+  private boolean quiet;
 
   @Test
   void failsFastWithTheHeldCodeAndSaysWhoHoldsTheLease() {
@@ -52,11 +54,10 @@ class WaitingAcquirerTest {
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ZERO))
-          .isInstanceOf(CliFailure.class)
+          .isInstanceOf(WaitingAcquirer.Held.class)
           .hasMessageContaining(
               "'job' is held by build-7 pid 100 (generation " + held.generation() + ", alive)")
-          .hasMessageContaining("not waiting (use --wait DURATION)")
-          .satisfies(e -> assertThat(((CliFailure) e).exitCode()).isEqualTo(ExitCodes.HELD));
+          .hasMessageContaining("not waiting (use --wait DURATION)");
       assertThat(told()).isEmpty();
       assertThat(held.isHeld()).isTrue();
     }
@@ -96,10 +97,23 @@ class WaitingAcquirerTest {
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ofSeconds(12)))
-          .isInstanceOf(CliFailure.class)
-          .hasMessageContaining("gave up after waiting 12s")
-          .satisfies(e -> assertThat(((CliFailure) e).exitCode()).isEqualTo(ExitCodes.HELD));
+          .isInstanceOf(WaitingAcquirer.Held.class)
+          .hasMessageContaining("gave up after waiting 12s");
       assertThat(told()).hasSize(3);
+      assertThat(held.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void quietlyItSaysNothingWhileWaitingNorWhenGivingUp() throws Exception {
+    quiet = true;
+    FakePlatform shared = waiterPlatform;
+    try (LeaseManager holder = LeaseManager.create(repository, CONFIG, shared);
+        Lease held = holder.acquire("job")) {
+
+      assertThatThrownBy(() -> acquirer().acquire("job", Duration.ofSeconds(12)))
+          .isInstanceOf(WaitingAcquirer.Held.class);
+      assertThat(told()).isEmpty();
       assertThat(held.isHeld()).isTrue();
     }
   }
