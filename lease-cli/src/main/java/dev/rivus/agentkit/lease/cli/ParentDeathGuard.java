@@ -28,8 +28,18 @@ import org.jspecify.annotations.Nullable;
  */
 final class ParentDeathGuard {
 
-  /** The sh program run between setpriv and the command: bail out if our parent is gone already. */
-  static final String CHECK = "[ \"$PPID\" = \"$1\" ] || exit 70; shift; exec \"$@\"";
+  /**
+   * The sh program run between setpriv and the command: bail out if our parent is gone already, and
+   * report a missing command as {@code lease run} would (sh's own message names the shell).
+   */
+  static final String CHECK =
+      "[ \"$PPID\" = \"$1\" ] || exit 70; shift;"
+          + " command -v -- \"$1\" >/dev/null 2>&1"
+          + " || { printf '%s\\n' \"$0: cannot run $1: command not found\" >&2; exit 127; };"
+          + " exec \"$@\"";
+
+  /** The shell's {@code $0}: the prefix of any message the shell itself prints. */
+  static final String NAME = "lease run";
 
   private final @Nullable Path setpriv;
 
@@ -75,7 +85,7 @@ final class ParentDeathGuard {
     argv.add("/bin/sh");
     argv.add("-c");
     argv.add(CHECK);
-    argv.add("lease-guard");
+    argv.add(NAME);
     argv.add(Long.toString(ProcessHandle.current().pid()));
     argv.addAll(command);
     return argv;

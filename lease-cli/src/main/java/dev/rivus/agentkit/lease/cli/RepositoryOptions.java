@@ -54,6 +54,10 @@ final class RepositoryOptions {
    */
   LeaseRepository open(CliContext context, StoreUse use) {
     Choice chosen = choice;
+    if (chosen != null) {
+      requireNotEmpty("--db", chosen.db);
+      requireNotEmpty("--dir", chosen.dir);
+    }
     if (chosen != null && chosen.dir != null) {
       return context.repositories().openDirectory(chosen.dir.toAbsolutePath(), use);
     }
@@ -65,6 +69,14 @@ final class RepositoryOptions {
       createParent(file);
     }
     return context.repositories().openDatabase(file, use);
+  }
+
+  /** An empty path would name the working directory: surely a variable that was not set. */
+  private static void requireNotEmpty(String option, @Nullable Path path) {
+    if (path != null && path.toString().isEmpty()) {
+      throw new CliFailure(
+          ExitCodes.USAGE, option + " must not be empty (an unset variable in the command line?)");
+    }
   }
 
   private static void createParent(Path file) {

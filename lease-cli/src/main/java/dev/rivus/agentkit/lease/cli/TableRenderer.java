@@ -10,7 +10,8 @@ import java.util.Locale;
 /**
  * Renders lease views as a table for people: one line per record, columns padded to fit.
  *
- * <p>Columns: KEY, STATE (held or released), GEN (the generation, the fencing token), REV (the
+ * <p>Columns are padded by display width ({@link DisplayWidth}), so they line up for keys in any
+ * script. Columns: KEY, STATE (held or released), GEN (the generation, the fencing token), REV (the
  * revision), HOST and PID of the holder (the last holder of a released record), PROCESS (alive,
  * dead or unknown as judged from here; {@code -} when released), TTL (the TTL the holder promised
  * in the record; {@code unknown} for a record written before TTLs were recorded), UNCHANGED (how
@@ -32,7 +33,7 @@ final class TableRenderer {
     int[] widths = new int[HEADER.size()];
     for (List<String> row : rows) {
       for (int column = 0; column < widths.length; column++) {
-        widths[column] = Math.max(widths[column], row.get(column).length());
+        widths[column] = Math.max(widths[column], DisplayWidth.of(row.get(column)));
       }
     }
     for (List<String> row : rows) {
@@ -41,7 +42,7 @@ final class TableRenderer {
         String cell = row.get(column);
         line.append(cell);
         if (column < widths.length - 1) {
-          line.append(" ".repeat(widths[column] - cell.length() + 2));
+          line.append(" ".repeat(widths[column] - DisplayWidth.of(cell) + 2));
         }
       }
       out.println(line);

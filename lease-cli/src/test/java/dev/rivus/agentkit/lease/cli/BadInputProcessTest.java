@@ -111,6 +111,19 @@ class BadInputProcessTest {
             74,
             "a-file"),
         Arguments.of(
+            "an existing file as the lease directory",
+            List.of("run", "--dir", "TEMP/a-file", "job", "--", "CMD"),
+            74,
+            "a-file: it exists and is not a directory"),
+        Arguments.of(
+            "an existing file as the lease directory of list",
+            List.of("list", "--dir", "TEMP/a-file"),
+            74,
+            "a-file is not a directory"),
+        Arguments.of("an empty --db", List.of("run", "--db", "", "job", "--", "CMD"), 64, "--db"),
+        Arguments.of("an empty --db for list", List.of("list", "--db", ""), 64, "--db"),
+        Arguments.of("an empty --dir", List.of("status", "--dir", "", "job"), 64, "--dir"),
+        Arguments.of(
             "both --db and --dir",
             List.of("run", "DB", "--dir", "TEMP/dir", "job", "--", "CMD"),
             64,

@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -194,6 +195,29 @@ class InspectProcessTest {
     LeaseTool tool = LeaseTool.run("list", kind, store.toString());
 
     assertThat(tool.awaitExit()).as("%s", tool).isZero();
+  }
+
+  @Test
+  void theTableLinesUpForKeysInAnyScript() throws Exception {
+    repository = List.of("--db", temp.resolve("store").toString());
+    for (String key : List.of("日本語のジョブ", "cafe\u0301", "deploy-\uD83D\uDE80", "plain")) {
+      assertThat(LeaseTool.run(args("run", key, "--", "true")).awaitExit()).isZero();
+    }
+
+    LeaseTool list = LeaseTool.run(args("list"));
+
+    assertThat(list.awaitExit()).isZero();
+    List<String> table = list.stdoutLines();
+    assertThat(table).hasSize(5);
+    // As a terminal shows them: a wide character takes two columns, a combining mark none.
+    assertColumnsLineUp(table.stream().map(InspectProcessTest::asShown).toList());
+  }
+
+  private static String asShown(String line) {
+    StringBuilder shown = new StringBuilder();
+    line.codePoints()
+        .forEach(point -> shown.append(point == ' ' ? " " : "x".repeat(DisplayWidth.of(point))));
+    return shown.toString();
   }
 
   /** Every cell starts where its column's header starts, after at least two spaces. */

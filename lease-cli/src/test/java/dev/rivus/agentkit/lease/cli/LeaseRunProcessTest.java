@@ -138,7 +138,10 @@ class LeaseRunProcessTest {
     LeaseTool lease = LeaseTool.run(run("missing", "--", "no-such-command-for-lease-tests"));
 
     assertThat(lease.awaitExit()).as("%s", lease).isEqualTo(ExitCodes.NOT_FOUND);
-    assertThat(lease.stderr()).contains("no-such-command-for-lease-tests");
+    assertThat(lease.stderr())
+        .startsWith("lease run: ")
+        .contains("no-such-command-for-lease-tests")
+        .doesNotContain("lease-guard");
     JsonNode status = JSON.readTree(LeaseTool.run(inspect("status", "missing")).stdout());
     assertThat(status.get("state").asText()).isEqualTo("released");
   }

@@ -37,7 +37,7 @@ class ParentDeathGuardTest {
             "/bin/sh",
             "-c",
             ParentDeathGuard.CHECK,
-            "lease-guard",
+            ParentDeathGuard.NAME,
             Long.toString(ProcessHandle.current().pid()),
             "make",
             "report");

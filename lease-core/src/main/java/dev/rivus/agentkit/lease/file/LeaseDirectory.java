@@ -3,11 +3,15 @@ package dev.rivus.agentkit.lease.file;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** Checks the repository directory once, when a repository is opened. */
 final class LeaseDirectory {
@@ -77,20 +81,35 @@ final class LeaseDirectory {
     }
   }
 
-  /** Says what went wrong with a file: the exception's kind, the file and the system's reason. */
   /**
    * Says what went wrong, for a message that already names {@code subject}: the file the failure is
    * about is named again only if it is another one (a parent directory, a lock or temporary file).
    */
   static String describe(IOException e, Path subject) {
     String kind = e.getClass().getSimpleName();
+    if (e instanceof FileAlreadyExistsException exists && exists.getReason() == null) {
+      boolean sameFile = exists.getFile() == null || subject.toString().equals(exists.getFile());
+      return (sameFile ? "it" : exists.getFile()) + " exists and is not a directory";
+    }
     if (e instanceof FileSystemException fs) {
       boolean sameFile = subject.toString().equals(fs.getFile());
-      return (fs.getReason() == null ? kind : fs.getReason() + " (" + kind + ")")
+      String reason = fs.getReason() != null ? fs.getReason() : inWords(fs);
+      return (reason == null ? kind : reason + " (" + kind + ")")
           + (sameFile || fs.getFile() == null ? "" : " on " + fs.getFile())
           + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile());
     }
     return e.getMessage() == null ? kind : kind + ": " + e.getMessage();
+  }
+
+  /** The Java file exceptions that carry no reason of the system's, in words. */
+  private static @Nullable String inWords(FileSystemException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or directory";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    return null;
   }
 
   private static LeaseRepositoryFailure failure(String message, Throwable cause) {
