@@ -1,13 +1,41 @@
 package dev.rivus.agentkit.lease.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
-/** The version printed by {@code --version}: the jar's implementation version, when it has one. */
+/**
+ * The version printed by {@code --version}: the release and the commit the tool was built from
+ * ({@code +dirty} if the work tree had uncommitted changes), as the build wrote them into {@code
+ * build.properties}. Thread-safe.
+ */
 final class VersionProvider implements IVersionProvider {
 
   @Override
   public String[] getVersion() {
-    String version = LeaseCli.class.getPackage().getImplementationVersion();
-    return new String[] {"lease " + (version == null ? "(development build)" : version)};
+    return new String[] {"lease " + describe(read())};
+  }
+
+  static String describe(Properties build) {
+    String version = build.getProperty("version", "(development build)");
+    String commit = build.getProperty("commit", "unknown");
+    if (commit.isBlank() || commit.startsWith("${")) {
+      commit = "unknown";
+    }
+    boolean dirty = "true".equals(build.getProperty("dirty"));
+    return version + " (commit " + commit + (dirty ? "+dirty" : "") + ")";
+  }
+
+  private static Properties read() {
+    Properties build = new Properties();
+    try (InputStream in = VersionProvider.class.getResourceAsStream("build.properties")) {
+      if (in != null) {
+        build.load(in);
+      }
+    } catch (IOException e) {
+      // the version says "unknown" then
+    }
+    return build;
   }
 }
