@@ -1,6 +1,7 @@
 package dev.rivus.agentkit.lease.cli;
 
 import java.util.concurrent.Callable;
+import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Model.CommandSpec;
       ListCommand.class,
       ReleaseCommand.class,
       PruneCommand.class,
-      HelpCommand.class
+      HelpCommand.class,
+      AutoComplete.GenerateCompletion.class // hidden: prints the bash and zsh completion script
     },
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
@@ -53,6 +55,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  lease list",
       "  lease release deploy:prod --generation 12",
       "  lease prune --older-than 30d",
+      "  source <(lease generate-completion)   (bash or zsh: complete commands and options)",
       "",
       "See 'lease COMMAND --help' for each command."
     })
