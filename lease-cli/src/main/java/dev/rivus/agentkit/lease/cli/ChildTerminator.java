@@ -7,14 +7,22 @@ import java.util.stream.Collectors;
 
 /**
  * Stops a command: SIGTERM to the command, then, if it is still running after the grace period,
- * SIGKILL to it and to every process it started that is still its descendant. Thread-safe.
+ * SIGKILL to it and to every process it started that is still its descendant. Behind the reaper of
+ * {@link ParentDeathGuard} the child is the reaper: SIGTERM asks it to stop the command's whole
+ * process group, with the grace, and it exits once the group is gone; SIGKILL comes only if it has
+ * not exited a little after the grace. Thread-safe.
  */
 final class ChildTerminator {
 
-  private final Duration grace;
+  /** How long after the grace a reaper may still take to see its group gone and exit. */
+  static final Duration REAPER_MARGIN = Duration.ofSeconds(2);
 
-  ChildTerminator(Duration grace) {
+  private final Duration grace;
+  private final boolean reaped;
+
+  ChildTerminator(Duration grace, boolean reaped) {
     this.grace = grace;
+    this.reaped = reaped;
   }
 
   Duration grace() {
@@ -32,7 +40,12 @@ final class ChildTerminator {
       return;
     }
     try {
-      if (!grace.isZero()) {
+      if (reaped) {
+        child.destroy();
+        if (child.waitFor(grace.plus(REAPER_MARGIN).toNanos(), TimeUnit.NANOSECONDS)) {
+          return;
+        }
+      } else if (!grace.isZero()) {
         child.destroy();
         if (child.waitFor(grace.toNanos(), TimeUnit.NANOSECONDS)) {
           return;
@@ -46,7 +59,8 @@ final class ChildTerminator {
     child.waitFor();
   }
 
-  private static void kill(Process child) {
+  /** SIGKILL to the child and its descendants at once. */
+  static void kill(Process child) {
     // Taken before the kill: once the command is gone, its children are no longer its descendants.
     List<ProcessHandle> descendants = child.descendants().collect(Collectors.toList());
     child.destroyForcibly();

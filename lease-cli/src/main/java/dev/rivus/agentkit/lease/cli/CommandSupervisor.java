@@ -27,6 +27,9 @@ final class CommandSupervisor {
   /** The environment variable that carries the fencing token (the generation). */
   static final String LEASE_TOKEN = "LEASE_TOKEN";
 
+  /** The environment variable that names the pid of the {@code lease run} holding the lease. */
+  static final String LEASE_RUN_PID = "LEASE_RUN_PID";
+
   /** What a shell reports for a process ended by SIGTERM. */
   private static final int SIGTERM_EXIT = 128 + 15;
 
@@ -71,7 +74,7 @@ final class CommandSupervisor {
     try {
       settled.await();
     } catch (InterruptedException e) {
-      child.destroyForcibly();
+      ChildTerminator.kill(child);
       throw e;
     }
     if (lost.isDone()) {
@@ -95,10 +98,12 @@ final class CommandSupervisor {
   }
 
   private Process start(Lease lease, List<String> command) {
-    ProcessBuilder builder = new ProcessBuilder(guard.wrap(command)).inheritIO();
+    ProcessBuilder builder =
+        new ProcessBuilder(guard.wrap(command, terminator.grace())).inheritIO();
     Map<String, String> environment = builder.environment();
     environment.put(LEASE_KEY, lease.key());
     environment.put(LEASE_TOKEN, Long.toString(lease.generation()));
+    environment.put(LEASE_RUN_PID, Long.toString(ProcessHandle.current().pid()));
     try {
       return builder.start();
     } catch (IOException e) {

@@ -3,40 +3,82 @@ package dev.rivus.agentkit.lease.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Makes the command that {@code lease run} starts die with the {@code lease} process, so that a
- * {@code kill -9} of {@code lease} cannot leave the command running unfenced.
+ * Makes the whole process tree of the command that {@code lease run} starts stop with the lease: on
+ * a loss, on a signal to {@code lease}, when the command's own process exits, and when {@code
+ * lease} itself is killed with {@code kill -9}.
  *
- * <p>On Linux the command is started through util-linux {@code setpriv --pdeathsig KILL}, which
- * asks the kernel to send SIGKILL to the command when its parent dies. Between the fork and that
- * request the parent could already have died; a one-line {@code sh} check closes that window by
- * comparing the command's parent pid with ours before it {@code exec}s the command, so the pid, the
- * exit code and the signals of the command are its own.
+ * <p>On Linux the command is started through a small {@code sh} reaper, itself started through
+ * util-linux {@code setpriv --pdeathsig USR2}, which asks the kernel to signal the reaper when
+ * {@code lease} dies. The reaper starts the command with util-linux {@code setsid}, so the command
+ * and everything it starts form a process group (and session) of their own, and:
+ *
+ * <ul>
+ *   <li>on SIGTERM from {@code lease} (a loss, or SIGTERM, SIGINT or SIGHUP to {@code lease}),
+ *       sends SIGTERM to the whole group, and SIGKILL to it after the grace;
+ *   <li>on SIGUSR2 ({@code lease} died), sends SIGKILL to the whole group at once;
+ *   <li>when the command's own process exits, stops what is left of its group the same way
+ *       (SIGTERM, SIGKILL after the grace), and exits with the command's status only once the group
+ *       is gone.
+ * </ul>
+ *
+ * <p>A process that leaves the group on purpose ({@code setsid}, a daemon's double fork with its
+ * own session) is out of reach, as it is for a shell's job control. The command's SIGINT and
+ * SIGQUIT are reset to their defaults where {@code env --default-signal} exists (coreutils 8.31 and
+ * later); elsewhere they stay ignored, as for any background job of a shell. Between the fork and
+ * the death-signal request {@code lease} could already have died; the reaper compares its parent
+ * pid with ours before it starts anything.
  *
  * <p>The kernel ties the death signal to the <em>thread</em> that started the child: the command
  * must be started from a thread that lives as long as the {@code lease} process (its main thread).
  *
- * <p>Where {@code setpriv} is missing or too old (macOS, BSD, minimal containers) the command runs
- * unguarded and {@link #warning()} says so.
+ * <p>Where {@code setpriv} or {@code setsid} is missing or too old (macOS, BSD, minimal containers)
+ * the command runs unguarded, as a direct child, and {@link #warning()} says so.
  */
 final class ParentDeathGuard {
 
   /**
-   * The sh program run between setpriv and the command: bail out if our parent is gone already, and
-   * report a missing command as {@code lease run} would (sh's own message names the shell).
+   * The reaper, run by {@code sh} as {@code sh -c REAPER NAME LEASE_PID GRACE_SECONDS COMMAND...}.
    */
-  static final String CHECK =
-      "[ \"$PPID\" = \"$1\" ] || exit 70; shift;"
-          + " command -v -- \"$1\" >/dev/null 2>&1"
-          + " || { printf '%s\\n' \"$0: cannot run $1: command not found\" >&2; exit 127; };"
-          + " exec \"$@\"";
+  static final String REAPER =
+      String.join(
+          "\n",
+          "[ \"$PPID\" = \"$1\" ] || exit 70",
+          "grace=$2; shift 2",
+          "command -v -- \"$1\" >/dev/null 2>&1 || {",
+          "  printf '%s\\n' \"$0: cannot run $1: command not found\" >&2; exit 127; }",
+          "reset=; env --default-signal=INT,QUIT true 2>/dev/null"
+              + " && reset='env --default-signal=INT,QUIT --'",
+          "exec 3<&0",
+          "setsid $reset \"$@\" <&3 3<&- &",
+          "group=$!",
+          "exec 3<&-",
+          "timer=",
+          "stop() {",
+          "  kill -TERM -$group 2>/dev/null",
+          // The timer holds none of lease's streams, leaves no process behind when told to stop,
+          // and does not pass for a process of the command (see PreviousTree).
+          "  [ -n \"$timer\" ] || { (unset LEASE_KEY LEASE_TOKEN LEASE_RUN_PID; s=;"
+              + " trap '[ -z \"$s\" ] || kill $s; exit 0' TERM; sleep \"$grace\" & s=$!; wait $s;"
+              + " kill -KILL -$group) >/dev/null 2>&1 & timer=$!; }",
+          "}",
+          "trap stop TERM",
+          "trap 'kill -KILL -$group 2>/dev/null; exit 137' USR2",
+          "trap '' INT QUIT HUP",
+          "while :; do wait $group; status=$?; kill -0 $group 2>/dev/null || break; done",
+          "kill -0 -$group 2>/dev/null && stop",
+          "while kill -0 -$group 2>/dev/null; do sleep 0.05; done",
+          "[ -z \"$timer\" ] || kill $timer 2>/dev/null",
+          "exit $status");
 
   /** The shell's {@code $0}: the prefix of any message the shell itself prints. */
   static final String NAME = "lease run";
@@ -54,8 +96,11 @@ final class ParentDeathGuard {
    * @return the guard; inactive if no usable {@code setpriv} was found
    */
   static ParentDeathGuard detect(Map<String, String> environment) {
+    if (find(environment, "setsid").isEmpty()) {
+      return inactive();
+    }
     return new ParentDeathGuard(
-        findSetpriv(environment).filter(ParentDeathGuard::works).orElse(null));
+        find(environment, "setpriv").filter(ParentDeathGuard::works).orElse(null));
   }
 
   /** A guard that wraps nothing, for systems without setpriv. */
@@ -68,25 +113,27 @@ final class ParentDeathGuard {
   }
 
   /**
-   * Returns the command line to start: the command itself, or the command behind setpriv.
+   * Returns the command line to start: the command itself, or the reaper behind setpriv.
    *
    * @param command the user's command and arguments
+   * @param grace how long the command's group may take to exit after SIGTERM
    * @return the argv to hand to {@link ProcessBuilder}
    */
-  List<String> wrap(List<String> command) {
+  List<String> wrap(List<String> command, Duration grace) {
     if (setpriv == null) {
       return command;
     }
     List<String> argv = new ArrayList<>();
     argv.add(setpriv.toString());
     argv.add("--pdeathsig");
-    argv.add("KILL");
+    argv.add("USR2");
     argv.add("--");
     argv.add("/bin/sh");
     argv.add("-c");
-    argv.add(CHECK);
+    argv.add(REAPER);
     argv.add(NAME);
     argv.add(Long.toString(ProcessHandle.current().pid()));
+    argv.add(String.format(Locale.ROOT, "%.3f", grace.toMillis() / 1000.0));
     argv.addAll(command);
     return argv;
   }
@@ -95,11 +142,12 @@ final class ParentDeathGuard {
     return active()
         ? Optional.empty()
         : Optional.of(
-            "warning: setpriv --pdeathsig is not available here, so if lease is killed with"
-                + " SIGKILL its command keeps running (see docs/cli.md)");
+            "warning: setpriv --pdeathsig or setsid is not available here, so the processes the"
+                + " command starts are not stopped with it, and if lease is killed with SIGKILL the"
+                + " command keeps running (see docs/cli.md)");
   }
 
-  private static Optional<Path> findSetpriv(Map<String, String> environment) {
+  private static Optional<Path> find(Map<String, String> environment, String program) {
     if (!Files.isExecutable(Path.of("/bin/sh"))) {
       return Optional.empty();
     }
@@ -108,7 +156,7 @@ final class ParentDeathGuard {
       if (directory.isEmpty()) {
         continue;
       }
-      Path candidate = Path.of(directory, "setpriv");
+      Path candidate = Path.of(directory, program);
       if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
         return Optional.of(candidate);
       }

@@ -4,6 +4,7 @@ import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.platform.Platform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,9 @@ import picocli.CommandLine.Spec;
       "",
       "Fails fast if another live process holds the lease, unless --wait is given. If the lease is"
           + " lost while COMMAND runs, COMMAND gets SIGTERM, then SIGKILL after --grace. On Linux"
-          + " COMMAND is started through setpriv --pdeathsig, so it dies with lease even on kill -9.",
+          + " COMMAND runs in a process group of its own (setsid) behind a reaper (setpriv"
+          + " --pdeathsig): the whole group gets those signals, is stopped when COMMAND exits, and is"
+          + " killed at once if lease is killed, even with kill -9.",
       "If lease gets SIGTERM, SIGINT or SIGHUP it passes SIGTERM to COMMAND, waits up to --grace,"
           + " releases the lease and exits with 128 + the signal number.",
     },
@@ -61,6 +64,9 @@ import picocli.CommandLine.Spec;
       "  */5 * * * *  lease run -q -E 0 report -- make report   (cron: a skipped run mails nothing)"
     })
 final class RunCommand implements Callable<Integer> {
+
+  /** How long a new holder waits at least for the previous holder's command tree to end. */
+  static final Duration PREVIOUS_TREE_WAIT = Duration.ofSeconds(5);
 
   @ParentCommand LeaseCommand parent;
 
@@ -129,7 +135,7 @@ final class RunCommand implements Callable<Integer> {
     CliContext context = parent.context();
     ParentDeathGuard guard = ParentDeathGuard.detect(context.environment());
     guard.warning().ifPresent(warning -> parent.warn(spec, warning));
-    ChildTerminator terminator = new ChildTerminator(grace);
+    ChildTerminator terminator = new ChildTerminator(grace, guard.active());
     try (ShutdownHook hook = ShutdownHook.install(terminator);
         LeaseRepository leases =
             repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
@@ -137,6 +143,7 @@ final class RunCommand implements Callable<Integer> {
         Lease lease =
             new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {
+      awaitPreviousTreeGone(lease, context);
       return new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr())
           .run(lease, command);
     } catch (WaitingAcquirer.Held held) {
@@ -144,6 +151,36 @@ final class RunCommand implements Callable<Integer> {
         return conflictExitCode;
       }
       throw new CliFailure(conflictExitCode, held.getMessage());
+    }
+  }
+
+  /**
+   * On a takeover, waits until no process of the previous holder's command runs on this machine
+   * (see {@link PreviousTree}): its reaper stops that tree when the previous {@code lease} dies,
+   * but a new holder may get here first. Gives up after {@code --wait}, or {@link
+   * #PREVIOUS_TREE_WAIT} if that is shorter, and then does not run the command.
+   */
+  private void awaitPreviousTreeGone(Lease lease, CliContext context) throws InterruptedException {
+    Platform platform = context.platform();
+    Duration patience = wait.compareTo(PREVIOUS_TREE_WAIT) > 0 ? wait : PREVIOUS_TREE_WAIT;
+    long deadline = platform.nanoTime() + patience.toNanos();
+    List<Long> left = PreviousTree.of(key, lease.generation());
+    while (!left.isEmpty()) {
+      if (platform.nanoTime() - deadline >= 0) {
+        throw new WaitingAcquirer.Held(
+            "the command of the previous holder of lease '"
+                + key
+                + "' (generation "
+                + (lease.generation() - 1)
+                + ") still runs here after "
+                + DurationConverter.format(patience)
+                + ": pids "
+                + left
+                + "; they left its process group, so lease cannot stop them; stop them, then run"
+                + " again");
+      }
+      platform.sleep(Duration.ofMillis(50));
+      left = PreviousTree.of(key, lease.generation());
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,29 +17,31 @@ class ParentDeathGuardTest {
     ParentDeathGuard guard = ParentDeathGuard.detect(Map.of("PATH", "/nonexistent"));
 
     assertThat(guard.active()).isFalse();
-    assertThat(guard.wrap(List.of("make", "report"))).containsExactly("make", "report");
+    assertThat(guard.wrap(List.of("make", "report"), Duration.ofSeconds(10)))
+        .containsExactly("make", "report");
     assertThat(guard.warning())
         .hasValueSatisfying(w -> assertThat(w).contains("setpriv", "SIGKILL"));
   }
 
   @Test
-  void withSetprivTheCommandIsStartedBehindPdeathsigAndAParentCheck() {
+  void withSetprivAndSetsidTheCommandIsStartedByAReaperBehindPdeathsig() {
     assumeThat(Files.isExecutable(Path.of("/usr/bin/setpriv"))).as("util-linux setpriv").isTrue();
     ParentDeathGuard guard = ParentDeathGuard.detect(Map.of("PATH", "/usr/bin"));
 
     assertThat(guard.active()).isTrue();
     assertThat(guard.warning()).isEmpty();
-    assertThat(guard.wrap(List.of("make", "report")))
+    assertThat(guard.wrap(List.of("make", "report"), Duration.ofMillis(2500)))
         .containsExactly(
             "/usr/bin/setpriv",
             "--pdeathsig",
-            "KILL",
+            "USR2",
             "--",
             "/bin/sh",
             "-c",
-            ParentDeathGuard.CHECK,
+            ParentDeathGuard.REAPER,
             ParentDeathGuard.NAME,
             Long.toString(ProcessHandle.current().pid()),
+            "2.500",
             "make",
             "report");
   }

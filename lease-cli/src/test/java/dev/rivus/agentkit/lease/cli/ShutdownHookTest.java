@@ -12,7 +12,8 @@ class ShutdownHookTest {
 
   @Test
   void noCommandIsStartedOnceTheShutdownHasBegun() {
-    try (ShutdownHook hook = ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1)))) {
+    try (ShutdownHook hook =
+        ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1), false))) {
       assertThat(hook.beginShutdown()).isNull();
       AtomicBoolean started = new AtomicBoolean();
 
@@ -30,7 +31,8 @@ class ShutdownHookTest {
 
   @Test
   void aCommandStartedBeforeTheShutdownIsTheOneTheHookStops() throws IOException {
-    try (ShutdownHook hook = ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1)))) {
+    try (ShutdownHook hook =
+        ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1), false))) {
       Process sleeper = new ProcessBuilder("sleep", "30").start();
       try {
         Optional<Process> child = hook.startUnlessShuttingDown(() -> sleeper);

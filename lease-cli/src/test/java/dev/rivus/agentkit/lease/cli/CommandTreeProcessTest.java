@@ -1,0 +1,181 @@
+package dev.rivus.agentkit.lease.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The whole process tree of {@code lease run}'s command stops with the lease, for the command
+ * shapes that leave processes behind their own: a pipeline, a background job waited for, and a
+ * script that starts a child. Each process of the tree runs a {@code sleep} with a marker of its
+ * own test, found again by the marker in its command line.
+ */
+class CommandTreeProcessTest {
+
+  /** Each shape starts its sleeps with MARK, a number unique to the test. */
+  private static final Map<String, String> SHAPES =
+      Map.of(
+          "pipeline", "sleep MARK1 | cat",
+          "background", "sleep MARK1 & wait",
+          "script", "sh -c 'sleep MARK1' & sleep MARK2");
+
+  @TempDir Path temp;
+  private String mark;
+
+  @BeforeEach
+  void linuxWithTheReaper() {
+    assumeThat(ParentDeathGuard.detect(System.getenv()).active())
+        .as("setpriv --pdeathsig and setsid (util-linux)")
+        .isTrue();
+    mark = "7" + (100000 + ThreadLocalRandom.current().nextInt(800000));
+  }
+
+  private String[] run(String key, String... commandAndOptions) {
+    List<String> args =
+        new ArrayList<>(List.of("run", "--db", temp.resolve("leases.db").toString()));
+    args.addAll(List.of(commandAndOptions));
+    args.add(args.indexOf("--"), key);
+    return args.toArray(String[]::new);
+  }
+
+  private String shape(String name) {
+    return SHAPES.get(name).replace("MARK", mark);
+  }
+
+  /** The processes of this test's tree still running. */
+  private List<ProcessHandle> tree() {
+    return ProcessHandle.allProcesses()
+        .filter(
+            p -> p.info().commandLine().map(line -> line.contains("sleep " + mark)).orElse(false))
+        .filter(p -> p.info().command().map(c -> c.endsWith("sleep")).orElse(false))
+        .toList();
+  }
+
+  /** A command that says whether any process of this test's tree runs as it starts. */
+  private String[] checkTree() {
+    // "slee[p]" so that pgrep does not find this very command line.
+    return new String[] {
+      "sh",
+      "-c",
+      "if pgrep -f 'slee[p] "
+          + mark
+          + "' >/dev/null; then echo tree=running; else echo tree=gone; fi"
+    };
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"pipeline", "background", "script"})
+  void killingLeaseWithSigkillStopsTheWholeTreeBeforeTheNextHolderStarts(String shape)
+      throws Exception {
+    try (LeaseTool holder = LeaseTool.start(run("tree", "--", "sh", "-c", shape(shape)))) {
+      int sleeps = shape.equals("script") ? 2 : 1;
+      await("the tree to start").atMost(LeaseTool.PATIENCE).until(() -> tree().size() == sleeps);
+
+      holder.signal("KILL");
+      List<String> next = new ArrayList<>(List.of(run("tree", "--wait", "30s", "--")));
+      next.addAll(List.of(checkTree()));
+      LeaseTool successor = LeaseTool.run(next.toArray(String[]::new));
+
+      assertThat(successor.awaitExit()).as("%s", successor).isZero();
+      assertThat(successor.stdout()).as("%s", successor).isEqualTo("tree=gone");
+      assertThat(tree()).isEmpty();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"pipeline", "background", "script"})
+  void aLossStopsTheWholeTreeEvenWhatIgnoresSigterm(String shape) throws Exception {
+    // Every process of the tree ignores SIGTERM: only the SIGKILL after the grace stops it.
+    String command = "trap '' TERM; " + shape(shape);
+    try (LeaseTool stopped =
+        LeaseTool.start(
+            run(
+                "tree",
+                "--ttl",
+                "2s",
+                "--heartbeat",
+                "500ms",
+                "--grace",
+                "1s",
+                "--",
+                "sh",
+                "-c",
+                command))) {
+      int sleeps = shape.equals("script") ? 2 : 1;
+      await("the tree to start").atMost(LeaseTool.PATIENCE).until(() -> tree().size() == sleeps);
+      stopped.signal("STOP");
+      List<String> next =
+          new ArrayList<>(
+              List.of(run("tree", "--ttl", "2s", "--heartbeat", "500ms", "--wait", "30s", "--")));
+      next.addAll(List.of("echo", "taken"));
+      LeaseTool successor = LeaseTool.run(next.toArray(String[]::new));
+      assertThat(successor.awaitExit()).as("%s", successor).isZero();
+
+      stopped.signal("CONT");
+
+      assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
+      await("the stopped holder's tree to end")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> tree().isEmpty());
+    }
+  }
+
+  @Test
+  void whatTheCommandLeftRunningStopsWhenItExits() throws Exception {
+    String command = "sleep " + mark + "9 & echo started";
+    LeaseTool lease = LeaseTool.run(run("tree", "--grace", "1s", "--", "sh", "-c", command));
+
+    assertThat(lease.awaitExit()).as("%s", lease).isZero();
+    assertThat(lease.stdout()).isEqualTo("started");
+    assertThat(tree()).as("the background sleep, stopped before lease exits").isEmpty();
+  }
+
+  /**
+   * A process that left the command's group (setsid) outlives the reaper, but still carries the
+   * previous token in its environment: the next holder refuses to start beside it, and starts once
+   * it is gone.
+   */
+  @Test
+  void theNextHolderDoesNotStartBesideAProcessThatLeftTheGroup() throws Exception {
+    try (LeaseTool holder =
+        LeaseTool.start(
+            run("tree", "--", "sh", "-c", "setsid sleep " + mark + "1 & sleep " + mark + "2"))) {
+      await("the tree to start").atMost(LeaseTool.PATIENCE).until(() -> tree().size() == 2);
+      holder.signal("KILL");
+      await("the group to be stopped").atMost(LeaseTool.PATIENCE).until(() -> tree().size() == 1);
+      long escaped = tree().get(0).pid();
+
+      List<String> next = new ArrayList<>(List.of(run("tree", "--wait", "1s", "--")));
+      next.addAll(List.of(checkTree()));
+      LeaseTool refused = LeaseTool.run(next.toArray(String[]::new));
+
+      assertThat(refused.awaitExit()).as("%s", refused).isEqualTo(ExitCodes.HELD);
+      assertThat(refused.stdout()).as("the command did not run").isEmpty();
+      assertThat(refused.stderr())
+          .startsWith("lease run: the command of the previous holder of lease 'tree'")
+          .contains("pids [" + escaped + "]");
+
+      ProcessHandle.of(escaped).ifPresent(ProcessHandle::destroyForcibly);
+      LeaseTool.awaitGone(escaped, Duration.ofSeconds(10));
+      // The refused run held and released the lease: its successor's previous holder is the
+      // refused one, whose command never started.
+      LeaseTool after = LeaseTool.run(next.toArray(String[]::new));
+      assertThat(after.awaitExit()).as("%s", after).isZero();
+      assertThat(after.stdout()).isEqualTo("tree=gone");
+    } finally {
+      tree().forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+}
