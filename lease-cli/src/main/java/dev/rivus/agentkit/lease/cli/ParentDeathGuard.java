@@ -65,14 +65,18 @@ final class ParentDeathGuard {
           "timer=",
           "stop() {",
           "  kill -TERM -$group 2>/dev/null",
-          // The timer holds none of lease's streams, leaves no process behind when told to stop,
-          // and does not pass for a process of the command (see PreviousTree).
-          "  [ -n \"$timer\" ] || { (unset LEASE_KEY LEASE_TOKEN LEASE_RUN_PID; s=;"
-              + " trap '[ -z \"$s\" ] || kill $s; exit 0' TERM; sleep \"$grace\" & s=$!; wait $s;"
-              + " kill -KILL -$group) >/dev/null 2>&1 & timer=$!; }",
+          // The timer is a process of its own with none of the LEASE_ variables (so that it never
+          // passes for a process of the command, see PreviousTree) and none of lease's streams;
+          // told to stop, it leaves nothing behind and kills nothing.
+          "  [ -n \"$timer\" ] || {",
+          "    env -u LEASE_KEY -u LEASE_TOKEN -u LEASE_RUN_PID /bin/sh -c"
+              + " 'sleep \"$1\" & s=$!; trap \"kill $s; exit 0\" TERM; wait $s; kill -KILL -$2'"
+              + " timer \"$grace\" \"$group\" >/dev/null 2>&1 &",
+          "    timer=$!; }",
           "}",
           "trap stop TERM",
-          "trap 'kill -KILL -$group 2>/dev/null; exit 137' USR2",
+          "trap 'kill -KILL -$group 2>/dev/null; [ -z \"$timer\" ] || kill $timer 2>/dev/null;"
+              + " exit 137' USR2",
           "trap '' INT QUIT HUP",
           "while :; do wait $group; status=$?; kill -0 $group 2>/dev/null || break; done",
           "kill -0 -$group 2>/dev/null && stop",
