@@ -9,12 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Finds the processes of the previous holder's command on this machine, so that a new holder starts
- * its command only once they are gone: every process that {@code lease run} starts, and everything
- * they start, carries {@code LEASE_KEY} and {@code LEASE_TOKEN} in its environment, and the
- * previous holder's token is one below the new one. Reads {@code /proc/PID/environ}, so it sees the
- * processes of the same user (all of them for root), on Linux; elsewhere it finds none. A process
- * that replaced its environment is not found. Stateless; thread-safe.
+ * Finds the processes of a dead previous holder's command on this machine, so that a new holder
+ * starts its command only once they are gone: every process that {@code lease run} starts, and
+ * everything they start, carries {@code LEASE_KEY}, {@code LEASE_TOKEN} and {@code LEASE_RUN_PID}
+ * (the pid of that {@code lease run}) in its environment, and the previous holder's token is one
+ * below the new one. Only processes whose {@code lease run} is gone count: a previous holder still
+ * alive (stopped, say, and taken over after the TTL) stops its own command when it resumes. Reads
+ * {@code /proc/PID/environ}, so it sees the processes of the same user (all of them for root), on
+ * Linux; elsewhere it finds none. A process that replaced its environment is not found. Stateless;
+ * thread-safe.
  */
 final class PreviousTree {
 
@@ -31,8 +34,8 @@ final class PreviousTree {
     if (generation <= 1 || !Files.isDirectory(PROC)) {
       return found;
     }
-    byte[] keyEntry = entry(CommandSupervisor.LEASE_KEY, key);
-    byte[] tokenEntry = entry(CommandSupervisor.LEASE_TOKEN, Long.toString(generation - 1));
+    String keyEntry = entry(CommandSupervisor.LEASE_KEY, key);
+    String tokenEntry = entry(CommandSupervisor.LEASE_TOKEN, Long.toString(generation - 1));
     long self = ProcessHandle.current().pid();
     try (DirectoryStream<Path> processes = Files.newDirectoryStream(PROC, "[0-9]*")) {
       for (Path process : processes) {
@@ -47,54 +50,33 @@ final class PreviousTree {
     return found;
   }
 
-  private static boolean carries(Path environ, byte[] keyEntry, byte[] tokenEntry) {
-    byte[] bytes;
+  private static boolean carries(Path environ, String keyEntry, String tokenEntry) {
+    String variables;
     try {
-      bytes = Files.readAllBytes(environ);
+      // NUL-separated; one more NUL at each end, so that every variable stands between two.
+      variables = "\0" + new String(Files.readAllBytes(environ), StandardCharsets.UTF_8) + "\0";
     } catch (IOException | SecurityException e) {
       return false; // gone meanwhile, or another user's
     }
-    if (!contains(bytes, keyEntry) || !contains(bytes, tokenEntry)) {
+    if (!variables.contains(keyEntry) || !variables.contains(tokenEntry)) {
       return false;
     }
-    long runPid = runPid(bytes);
-    return runPid <= 0 || ProcessHandle.of(runPid).map(p -> !p.isAlive()).orElse(true);
-  }
-
-  /** The value of {@code LEASE_RUN_PID} in an environment, or 0. */
-  private static long runPid(byte[] environ) {
-    String prefix = CommandSupervisor.LEASE_RUN_PID + "=";
-    for (String variable : new String(environ, StandardCharsets.UTF_8).split("\0")) {
-      if (variable.startsWith(prefix)) {
-        try {
-          return Long.parseLong(variable.substring(prefix.length()));
-        } catch (NumberFormatException e) {
-          return 0;
-        }
-      }
+    String runPidEntry = "\0" + CommandSupervisor.LEASE_RUN_PID + "=";
+    int at = variables.indexOf(runPidEntry);
+    if (at < 0) {
+      return true;
     }
-    return 0;
+    int from = at + runPidEntry.length();
+    try {
+      long runPid = Long.parseLong(variables.substring(from, variables.indexOf('\0', from)));
+      return ProcessHandle.of(runPid).map(p -> !p.isAlive()).orElse(true);
+    } catch (NumberFormatException e) {
+      return true;
+    }
   }
 
   /** {@code NAME=value} between NUL separators, as the kernel lists the environment. */
-  private static byte[] entry(String name, String value) {
-    return ("\0" + name + "=" + value + "\0").getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Whether {@code entry} occurs in {@code environ}, whose first variable has no NUL before it. */
-  private static boolean contains(byte[] environ, byte[] entry) {
-    int length = environ.length + 1; // as if a NUL preceded the first variable
-    outer:
-    for (int start = 0; start + entry.length <= length + 1; start++) {
-      for (int i = 0; i < entry.length; i++) {
-        int at = start + i - 1;
-        byte b = at < 0 ? 0 : at < environ.length ? environ[at] : 0;
-        if (b != entry[i]) {
-          continue outer;
-        }
-      }
-      return true;
-    }
-    return false;
+  private static String entry(String name, String value) {
+    return "\0" + name + "=" + value + "\0";
   }
 }

@@ -158,8 +158,8 @@ final class RunCommand implements Callable<Integer> {
    * On a takeover, waits until no process of the previous holder's command runs on this machine
    * (see {@link PreviousTree}): its reaper stops that tree when the previous {@code lease} dies,
    * but a new holder may get here first, and a process that left the command's group outlives it.
-   * Gives up after {@code --wait} or {@link #PREVIOUS_TREE_WAIT}, whichever is longer, and then does
-   * not run the command.
+   * Gives up after {@code --wait} or {@link #PREVIOUS_TREE_WAIT}, whichever is longer, and then
+   * does not run the command.
    */
   private void awaitPreviousTreeGone(Lease lease, CliContext context) throws InterruptedException {
     Platform platform = context.platform();

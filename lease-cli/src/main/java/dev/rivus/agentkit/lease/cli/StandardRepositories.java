@@ -13,10 +13,6 @@ final class StandardRepositories implements Repositories {
 
   @Override
   public LeaseRepository openDatabase(Path file, StoreUse use) {
-    if (!use.create() && !Files.exists(file)) {
-      // Checked here too, so that a mistyped path in a missing directory is named as such.
-      throw new LeaseRepositoryFailure(null, noStore("database", file), null);
-    }
     return SqliteLeaseRepository.open(
         file,
         SqliteOptions.builder().busyWait(use.busyWait()).createIfMissing(use.create()).build());
@@ -29,18 +25,11 @@ final class StandardRepositories implements Repositories {
           null,
           Files.exists(directory)
               ? directory + " is not a directory, so not a lease directory"
-              : noStore("directory", directory),
+              : "no lease directory at "
+                  + directory
+                  + "; this command only reads a store and never creates one (check the path)",
           null);
     }
     return FileLeaseRepository.open(directory);
-  }
-
-  private static String noStore(String what, Path path) {
-    return "no lease "
-        + what
-        + " at "
-        + path
-        + "; this command only reads a store and never creates one (check the path, --db, --dir"
-        + " or $LEASE_DB)";
   }
 }

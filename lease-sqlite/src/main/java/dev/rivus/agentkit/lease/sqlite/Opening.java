@@ -2,7 +2,7 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -55,14 +55,11 @@ final class Opening {
    * @throws LeaseRepositoryFailure if the file cannot be this store, or cannot be opened
    */
   Database open() {
-    if (!options.createIfMissing() && !Files.exists(store.file())) {
-      throw missing(); // before the opening lock, whose side file would be created
-    }
     warmUp();
     try (FileRangeLock.Held opening = store.lockForOpening(openingBudget(options.busyWait()))) {
       if (!store.checkExisting()) {
         if (!options.createIfMissing()) {
-          throw missing();
+          throw missing(store.file()); // deleted since SqliteLeaseRepository.open looked
         }
         new Creation(store.file(), schema).create();
       }
@@ -80,12 +77,11 @@ final class Opening {
     }
   }
 
-  private LeaseRepositoryFailure missing() {
+  /** The failure of an opening without {@code createIfMissing} where there is no file. */
+  static LeaseRepositoryFailure missing(Path file) {
     return new LeaseRepositoryFailure(
         null,
-        "no lease database at "
-            + store.file()
-            + " (opened with createIfMissing(false), so none was created)",
+        "no lease database at " + file + " (opened without creating one: check the path)",
         null);
   }
 

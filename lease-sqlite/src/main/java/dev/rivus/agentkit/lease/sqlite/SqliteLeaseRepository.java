@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.DateTimeException;
@@ -105,20 +106,27 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
 
   /**
    * Opens the lease database in {@code databaseFile}, creating the file and its schema if the file
-   * does not exist, and migrating a database of schema version 1.
+   * does not exist (unless {@link SqliteOptions#createIfMissing()} is off), and migrating a
+   * database of an earlier schema version.
    *
    * @param databaseFile the database file, or a symbolic link to it; its directory must exist
-   * @param options busy wait, connections, durability and clock
+   * @param options busy wait, connections, durability, clock, and whether to create
    * @return the open repository; close it to release its connections
-   * @throws LeaseRepositoryFailure if the directory is missing, the path is a dangling link, the
-   *     file is read-only, has several hard links, is empty or truncated, is not a lease database,
-   *     has a newer schema version, is corrupt, or stays locked beyond the busy wait
+   * @throws LeaseRepositoryFailure if there is no file and none may be created (named as such even
+   *     when its directory is missing too), the directory is missing, the path is a dangling link,
+   *     the file is read-only, has several hard links, is empty or truncated, is not a lease
+   *     database, has a newer schema version, is corrupt, or stays locked beyond the busy wait
    * @throws IllegalArgumentException if an argument is null
    */
   public static SqliteLeaseRepository open(
       @Nullable Path databaseFile, @Nullable SqliteOptions options) {
     if (databaseFile == null || options == null) {
       throw new IllegalArgumentException("databaseFile and options must not be null");
+    }
+    if (!options.createIfMissing() && !Files.exists(databaseFile)) {
+      // Before the path is resolved, whose complaint about a missing directory would advise to
+      // create it, and before the opening lock, whose side file would be created.
+      throw Opening.missing(databaseFile.toAbsolutePath());
     }
     StorePath store = StorePath.resolve(databaseFile);
     return new SqliteLeaseRepository(store, options, new Opening(store, options).open());

@@ -76,6 +76,10 @@ class SqliteFailureTest {
     try (java.util.stream.Stream<Path> files = Files.list(dir)) {
       assertThat(files).as("files left in the directory").isEmpty();
     }
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(dir.resolve("no-dir/leases.db"), readOnly))
+        .as("in a missing directory, still named a missing database")
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("no lease database at ");
 
     SqliteLeaseRepository.open(db).close();
     SqliteLeaseRepository.open(db, readOnly).close(); // an existing one opens as always
