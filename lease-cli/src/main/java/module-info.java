@@ -14,4 +14,7 @@ module dev.rivus.agentkit.lease.cli {
 
   opens dev.rivus.agentkit.lease.cli to
       info.picocli;
+
+  provides System.LoggerFinder with
+      dev.rivus.agentkit.lease.cli.OneLineLoggerFinder;
 }

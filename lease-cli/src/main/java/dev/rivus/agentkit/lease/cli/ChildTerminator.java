@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.cli;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -18,9 +19,13 @@ final class ChildTerminator {
   static final Duration REAPER_MARGIN = Duration.ofSeconds(2);
 
   private final Duration grace;
-  private final boolean reaped;
+  private final BooleanSupplier reaped;
 
-  ChildTerminator(Duration grace, boolean reaped) {
+  /**
+   * @param grace how long the command may take to exit after SIGTERM
+   * @param reaped whether the command runs behind the reaper, asked when it is stopped
+   */
+  ChildTerminator(Duration grace, BooleanSupplier reaped) {
     this.grace = grace;
     this.reaped = reaped;
   }
@@ -40,7 +45,7 @@ final class ChildTerminator {
       return;
     }
     try {
-      if (reaped) {
+      if (reaped.getAsBoolean()) {
         child.destroy();
         if (child.waitFor(grace.plus(REAPER_MARGIN).toNanos(), TimeUnit.NANOSECONDS)) {
           return;

@@ -63,6 +63,11 @@ final class LeaseCommand implements Callable<Integer> {
 
   private final CliContext context;
 
+  /** For tools that make the command from its class, such as the man page generator. */
+  LeaseCommand() {
+    this(CliContext.system());
+  }
+
   LeaseCommand(CliContext context) {
     this.context = context;
   }

@@ -1,35 +1,58 @@
 package dev.rivus.agentkit.lease.cli;
 
 import java.util.Locale;
+import java.util.logging.ConsoleHandler;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Prints the library's log records (a release that failed, a lease lost) as one line on stderr,
- * like every other message of {@code lease}: {@code lease: warning: ...}, never a stack trace. Left
- * alone when the user configured logging with {@code java.util.logging.config.file}.
+ * Prints the {@code java.util.logging} records of the libraries {@code lease} uses (sqlite-jdbc
+ * logs through it) as one line on stderr, like every other message of the tool: {@code lease:
+ * severe: ...}, never a stack trace. The library's own records go through {@link
+ * OneLineLoggerFinder} and never start {@code java.util.logging}.
+ *
+ * <p>{@link #configureOnFirstUse()} names {@link Configuration} as the logging configuration class,
+ * so that nothing is loaded or configured until a library first logs. Left alone when the user
+ * configured logging with {@code java.util.logging.config.file} or {@code config.class}.
  */
 final class OneLineLogFormat extends Formatter {
 
-  static void install() {
-    if (System.getProperty("java.util.logging.config.file") != null) {
-      return;
-    }
-    for (Handler handler : Logger.getLogger("").getHandlers()) {
-      handler.setFormatter(new OneLineLogFormat());
+  private static final String CONFIG_FILE = "java.util.logging.config.file";
+  private static final String CONFIG_CLASS = "java.util.logging.config.class";
+
+  static void configureOnFirstUse() {
+    if (System.getProperty(CONFIG_FILE) == null && System.getProperty(CONFIG_CLASS) == null) {
+      System.setProperty(CONFIG_CLASS, Configuration.class.getName());
     }
   }
 
   @Override
   public String format(LogRecord record) {
     Throwable thrown = record.getThrown();
-    return "lease: "
-        + record.getLevel().getName().toLowerCase(Locale.ROOT)
-        + ": "
-        + CliErrors.oneLine(formatMessage(record))
-        + (thrown == null ? "" : " (" + CliErrors.oneLine(thrown.getMessage()) + ")")
-        + System.lineSeparator();
+    return OneLineLoggerFinder.line(
+        record.getLevel().getName().toLowerCase(Locale.ROOT), formatMessage(record), thrown);
+  }
+
+  /**
+   * The logging configuration of {@code lease}: INFO and above, one line each, on stderr. Made by
+   * {@link java.util.logging.LogManager} when it starts; public for that reason only.
+   */
+  public static final class Configuration {
+
+    /** Called by {@link java.util.logging.LogManager}. */
+    public Configuration() {
+      Logger root = Logger.getLogger("");
+      for (Handler handler : root.getHandlers()) {
+        root.removeHandler(handler);
+      }
+      ConsoleHandler console = new ConsoleHandler();
+      console.setLevel(Level.INFO);
+      console.setFormatter(new OneLineLogFormat());
+      root.setLevel(Level.INFO);
+      root.addHandler(console);
+    }
   }
 }

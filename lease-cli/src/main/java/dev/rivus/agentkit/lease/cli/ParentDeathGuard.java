@@ -88,13 +88,18 @@ final class ParentDeathGuard {
   static final String NAME = "lease run";
 
   private final @Nullable Path setpriv;
+  private @Nullable Process probe;
+  private boolean works;
 
-  private ParentDeathGuard(@Nullable Path setpriv) {
+  private ParentDeathGuard(@Nullable Path setpriv, @Nullable Process probe) {
     this.setpriv = setpriv;
+    this.probe = probe;
+    this.works = setpriv != null && probe == null;
   }
 
   /**
-   * Finds {@code setpriv} on the {@code PATH} and checks that it supports {@code --pdeathsig}.
+   * Finds {@code setpriv} on the {@code PATH} and starts checking that it supports {@code
+   * --pdeathsig}: the check runs while the lease is acquired, and {@link #active()} waits for it.
    *
    * @param environment the process environment, for {@code PATH}
    * @return the guard; inactive if no usable {@code setpriv} was found
@@ -103,17 +108,29 @@ final class ParentDeathGuard {
     if (find(environment, "setsid").isEmpty()) {
       return inactive();
     }
-    return new ParentDeathGuard(
-        find(environment, "setpriv").filter(ParentDeathGuard::works).orElse(null));
+    Optional<Path> setpriv = find(environment, "setpriv");
+    if (setpriv.isEmpty()) {
+      return inactive();
+    }
+    Process probe = startProbe(setpriv.get());
+    return probe == null ? inactive() : new ParentDeathGuard(setpriv.get(), probe);
   }
 
   /** A guard that wraps nothing, for systems without setpriv. */
   static ParentDeathGuard inactive() {
-    return new ParentDeathGuard(null);
+    return new ParentDeathGuard(null, null);
   }
 
-  boolean active() {
-    return setpriv != null;
+  /**
+   * Whether the command runs behind the reaper; waits for the check of setpriv if it still runs.
+   */
+  synchronized boolean active() {
+    Process running = probe;
+    if (running != null) {
+      works = probeSucceeded(running);
+      probe = null;
+    }
+    return works;
   }
 
   /**
@@ -124,7 +141,7 @@ final class ParentDeathGuard {
    * @return the argv to hand to {@link ProcessBuilder}
    */
   List<String> wrap(List<String> command, Duration grace) {
-    if (setpriv == null) {
+    if (!active() || setpriv == null) {
       return command;
     }
     List<String> argv = new ArrayList<>();
@@ -169,21 +186,27 @@ final class ParentDeathGuard {
   }
 
   /** util-linux gained --pdeathsig in 2.33; older ones reject the option, so ask it once. */
-  private static boolean works(Path setpriv) {
+  private static @Nullable Process startProbe(Path setpriv) {
     try {
-      Process probe =
-          new ProcessBuilder(setpriv.toString(), "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ":")
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
+      return new ProcessBuilder(
+              setpriv.toString(), "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ":")
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static boolean probeSucceeded(Process probe) {
+    try {
       if (!probe.waitFor(5, TimeUnit.SECONDS)) {
         probe.destroyForcibly();
         return false;
       }
       return probe.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
     } catch (InterruptedException e) {
+      probe.destroyForcibly();
       Thread.currentThread().interrupt();
       return false;
     }

@@ -134,8 +134,7 @@ final class RunCommand implements Callable<Integer> {
     }
     CliContext context = parent.context();
     ParentDeathGuard guard = ParentDeathGuard.detect(context.environment());
-    guard.warning().ifPresent(warning -> parent.warn(spec, warning));
-    ChildTerminator terminator = new ChildTerminator(grace, guard.active());
+    ChildTerminator terminator = new ChildTerminator(grace, guard::active);
     try (ShutdownHook hook = ShutdownHook.install(terminator);
         LeaseRepository leases =
             repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
@@ -144,6 +143,7 @@ final class RunCommand implements Callable<Integer> {
             new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {
       awaitPreviousTreeGone(lease, context);
+      guard.warning().ifPresent(warning -> parent.warn(spec, warning));
       return new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr())
           .run(lease, command);
     } catch (WaitingAcquirer.Held held) {

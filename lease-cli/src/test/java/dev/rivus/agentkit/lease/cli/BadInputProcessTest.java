@@ -12,8 +12,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -165,6 +167,35 @@ class BadInputProcessTest {
                 assertThat(line.split(java.util.regex.Pattern.quote(message), -1))
                     .as("'%s' is said once", message)
                     .hasSize(2));
+    assertThat(lease.stdout()).doesNotContain("the command ran");
+  }
+
+  @Test
+  void aNativeLibraryThatCannotLoadIsARepositoryFailureWithoutAStackTrace() {
+    // Outside an installation sqlite-jdbc extracts its library to java.io.tmpdir: one that does
+    // not exist leaves it no library.
+    LeaseTool lease =
+        LeaseTool.start(
+            Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + temp.resolve("no-such-dir")),
+            "run",
+            "--db",
+            database.toString(),
+            "job",
+            "--",
+            "sh",
+            "-c",
+            COMMAND);
+    lease.closeStdin();
+
+    assertThat(lease.awaitExit()).as("%s", lease).isEqualTo(74);
+    assertThat(lease.stderrLines())
+        .as("%s", lease)
+        .allSatisfy(line -> assertThat(line).doesNotContain("\tat ", "Caused by"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        "lease run: repository failure: cannot load SQLite's native library"));
     assertThat(lease.stdout()).doesNotContain("the command ran");
   }
 }

@@ -13,7 +13,7 @@ class ShutdownHookTest {
   @Test
   void noCommandIsStartedOnceTheShutdownHasBegun() {
     try (ShutdownHook hook =
-        ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1), false))) {
+        ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1), () -> false))) {
       assertThat(hook.beginShutdown()).isNull();
       AtomicBoolean started = new AtomicBoolean();
 
@@ -32,7 +32,7 @@ class ShutdownHookTest {
   @Test
   void aCommandStartedBeforeTheShutdownIsTheOneTheHookStops() throws IOException {
     try (ShutdownHook hook =
-        ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1), false))) {
+        ShutdownHook.install(new ChildTerminator(Duration.ofSeconds(1), () -> false))) {
       Process sleeper = new ProcessBuilder("sleep", "30").start();
       try {
         Optional<Process> child = hook.startUnlessShuttingDown(() -> sleeper);

@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease.sqlite;
 
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.SQLiteOpenMode;
 import org.sqlite.jdbc4.JDBC4Connection;
 
@@ -142,6 +144,31 @@ final class Connections implements AutoCloseable {
   /** How many transactions sessions of this pool committed. */
   long commits() {
     return commits.get();
+  }
+
+  /**
+   * Loads the native library and the classes a connection needs, as the first {@link #connect}
+   * would: the library's loader is synchronized and loads once.
+   */
+  static void preload() {
+    boolean loaded;
+    try {
+      loaded = SQLiteJDBCLoader.initialize();
+    } catch (Exception | LinkageError e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot load SQLite's native library: " + e.getMessage(), e);
+    }
+    if (!loaded) {
+      // sqlite-jdbc logged why; without the library every connection would fail with a raw
+      // UnsatisfiedLinkError.
+      throw new LeaseRepositoryFailure(
+          null,
+          "cannot load SQLite's native library (extracting it to "
+              + System.getProperty("java.io.tmpdir")
+              + " failed; see org.sqlite.tmpdir and org.sqlite.lib.path)",
+          null);
+    }
+    new SQLiteConfig().toProperties();
   }
 
   /** Opens a connection to the existing file; never creates it (see the class description). */

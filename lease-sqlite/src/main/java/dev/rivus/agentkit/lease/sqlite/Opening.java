@@ -89,9 +89,12 @@ final class Opening {
    * Loads SQLite's native library and the driver's classes, on a database in memory, before the
    * opening lock is taken. In a new JVM that takes a few hundred milliseconds on a busy machine,
    * which other processes starting at the same time (a fleet restarted at once) would otherwise
-   * spend waiting for the lock, within their busy wait; the work left under the lock takes tens.
+   * spend waiting for the lock, within their busy wait; the work left under the lock takes tens. A
+   * library that cannot load is a {@link LeaseRepositoryFailure} here, not an {@link
+   * UnsatisfiedLinkError} at the first statement.
    */
   private static void warmUp() {
+    Connections.preload();
     try (Connection memory =
             new JDBC4Connection(
                 "jdbc:sqlite::memory:", ":memory:", new SQLiteConfig().toProperties());

@@ -105,6 +105,18 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
+   * Loads the SQLite native library and initialises the driver now, which the first {@link #open}
+   * otherwise does (tens of milliseconds). A short-lived program can call this on a thread of its
+   * own at start, so that the work overlaps with its other start-up work; later calls return at
+   * once. Thread-safe.
+   *
+   * @throws LeaseRepositoryFailure if the native library cannot be loaded
+   */
+  public static void preload() {
+    Connections.preload();
+  }
+
+  /**
    * Opens the lease database in {@code databaseFile}, creating the file and its schema if the file
    * does not exist (unless {@link SqliteOptions#createIfMissing()} is off), and migrating a
    * database of an earlier schema version.
