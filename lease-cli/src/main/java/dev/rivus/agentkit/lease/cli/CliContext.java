@@ -15,6 +15,10 @@ import java.util.Map;
 record CliContext(Map<String, String> environment, Repositories repositories, Platform platform) {
 
   static CliContext system() {
-    return new CliContext(System.getenv(), new StandardRepositories(), Platform.system());
+    return system(Platform.system());
+  }
+
+  static CliContext system(Platform platform) {
+    return new CliContext(System.getenv(), new StandardRepositories(), platform);
   }
 }

@@ -1,0 +1,136 @@
+package dev.rivus.agentkit.lease.cli;
+
+import dev.rivus.agentkit.lease.Liveness;
+import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler;
+import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+
+/**
+ * What a start of {@code lease} does on a thread of its own while picocli reads the command line on
+ * the main thread, which takes about 60 ms: making the system platform (this process's host name,
+ * boot id, pid namespace and start time: about 20 ms) and, for a command that will open a SQLite
+ * database, loading SQLite (about 25 ms). A machine has more than one core, so the two overlap
+ * instead of adding up.
+ *
+ * <p>{@link #platform()} is the system platform; each of its calls waits for it to be made. A
+ * failure of the SQLite load is left for the command's own open to report.
+ */
+final class StartupWork {
+
+  private static final Set<String> SQLITE_COMMANDS =
+      Set.of("run", "status", "list", "release", "prune");
+
+  private final FutureTask<Platform> system = new FutureTask<>(Platform::system);
+  private final Platform platform = new Deferred();
+
+  private StartupWork() {}
+
+  /** Starts the work for the command line {@code args} and returns at once. */
+  static StartupWork start(String[] args) {
+    StartupWork work = new StartupWork();
+    boolean sqlite = opensSqlite(args);
+    Thread thread =
+        new Thread(
+            () -> {
+              work.system.run();
+              if (sqlite) {
+                try {
+                  SqliteLeaseRepository.preload();
+                } catch (RuntimeException | LinkageError e) {
+                  // the command's own open reports it
+                }
+              }
+            },
+            "lease-startup");
+    thread.setDaemon(true);
+    thread.start();
+    return work;
+  }
+
+  Platform platform() {
+    return platform;
+  }
+
+  /** A command that will open the SQLite database: not {@code --dir}, not help, not completion. */
+  static boolean opensSqlite(String[] args) {
+    if (args.length == 0 || !SQLITE_COMMANDS.contains(args[0])) {
+      return false;
+    }
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      if (arg.equals("--dir") || arg.startsWith("--dir=")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Platform system() {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return system.get();
+        } catch (InterruptedException e) {
+          // The platform is made in tens of milliseconds; the interrupt is kept for the caller.
+          interrupted = true;
+        }
+      }
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(cause);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The system platform once it is made. */
+  private final class Deferred implements Platform {
+
+    @Override
+    public long nanoTime() {
+      return system().nanoTime();
+    }
+
+    @Override
+    public Instant now() {
+      return system().now();
+    }
+
+    @Override
+    public void sleep(Duration duration) throws InterruptedException {
+      system().sleep(duration);
+    }
+
+    @Override
+    public LeaseScheduler newScheduler(String name) {
+      return system().newScheduler(name);
+    }
+
+    @Override
+    public ProcessIdentity currentProcess() {
+      return system().currentProcess();
+    }
+
+    @Override
+    public Liveness liveness(ProcessIdentity holder) {
+      return system().liveness(holder);
+    }
+  }
+}
