@@ -1,6 +1,7 @@
 package dev.rivus.agentkit.lease.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,8 @@ class ReleaseArchiveIT {
   @BeforeAll
   static void unpackAndPutOnThePath() throws Exception {
     assertThat(ARCHIVE).isRegularFile();
-    Path opt = Files.createDirectories(root.resolve("opt"));
+    // Spaces in the installation's path and in the home: paths must stay single words.
+    Path opt = Files.createDirectories(root.resolve("opt with spaces"));
     Result unpack = run(List.of("tar", "-xzf", ARCHIVE.toString(), "-C", opt.toString()), null);
     assertThat(unpack.code).as(unpack.toString()).isZero();
     installation = opt.resolve("lease-" + VERSION);
@@ -51,7 +53,7 @@ class ReleaseArchiveIT {
     tmp = Files.createDirectories(root.resolve("tmp"));
     environment = new HashMap<>();
     environment.put("PATH", bin + ":" + tools);
-    environment.put("HOME", Files.createDirectories(root.resolve("home")).toString());
+    environment.put("HOME", Files.createDirectories(root.resolve("home of a user")).toString());
     environment.put("TMPDIR", tmp.toString());
     environment.put("LANG", "C.UTF-8");
   }
@@ -119,7 +121,7 @@ class ReleaseArchiveIT {
   void startsWithItsClassDataSharingArchiveOnceItIsMade() throws Exception {
     Result first = lease(List.of("--version"));
     assertThat(first.code).as(first.toString()).isZero();
-    try (Stream<Path> archives = Files.list(root.resolve("home/.cache/lease"))) {
+    try (Stream<Path> archives = Files.list(root.resolve("home of a user/.cache/lease"))) {
       assertThat(archives.map(p -> p.getFileName().toString()))
           .anyMatch(name -> name.startsWith("lease-" + VERSION) && name.endsWith(".jsa"));
     }
@@ -127,6 +129,26 @@ class ReleaseArchiveIT {
     Result shared = lease(List.of("--version"), root, "-Xshare:on");
     assertThat(shared.code).as(shared.toString()).isZero();
     assertThat(shared.stderr).isEmpty();
+  }
+
+  @Test
+  void runsOnANewerJavaWithoutAWord() throws Exception {
+    Path newer =
+        Path.of(System.getProperty("release.newer.java", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+    assumeTrue(Files.isExecutable(newer.resolve("bin/java")), "no newer java at " + newer);
+    Path work = Files.createDirectories(root.resolve("work-newer"));
+    environment.put("JAVA_HOME", newer.toString());
+    try {
+      Result run = lease(List.of("run", "--db", "leases.db", "job", "--", "true"), work, "");
+      assertThat(run.code).as(run.toString()).isZero();
+      assertThat(run.stderr).as("warnings of the newer java").isEmpty();
+      // Its own class-data sharing archive, made for it and mapped (-Xshare:on fails otherwise).
+      Result shared = lease(List.of("--version"), work, "-Xshare:on");
+      assertThat(shared.code).as(shared.toString()).isZero();
+      assertThat(shared.stderr).isEmpty();
+    } finally {
+      environment.remove("JAVA_HOME");
+    }
   }
 
   @Test
