@@ -30,7 +30,13 @@ final class LeaseTool implements AutoCloseable {
   static final Duration PATIENCE = Duration.ofSeconds(60);
 
   private static final List<String> JVM_OPTIONS =
-      List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+      List.of(
+          "-Xmx64m",
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-Xshare:auto",
+          // as bin/lease: Java 24 and later would warn about sqlite-jdbc's native library
+          "--enable-native-access=ALL-UNNAMED");
 
   private final Process process;
   private final Transcript stdout = new Transcript();

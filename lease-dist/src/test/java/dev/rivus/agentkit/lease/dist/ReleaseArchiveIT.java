@@ -146,6 +146,19 @@ class ReleaseArchiveIT {
       Result shared = lease(List.of("--version"), work, "-Xshare:on");
       assertThat(shared.code).as(shared.toString()).isZero();
       assertThat(shared.stderr).isEmpty();
+      Result jar =
+          run(
+              List.of(
+                  newer.resolve("bin/java").toString(),
+                  "-jar",
+                  installation.resolve("lib/lease-cli-" + VERSION + ".jar").toString(),
+                  "status",
+                  "--db",
+                  "leases.db",
+                  "job"),
+              work);
+      assertThat(jar.code).as(jar.toString()).isZero();
+      assertThat(jar.stderr).as("warnings of java -jar on the newer java").isEmpty();
     } finally {
       environment.remove("JAVA_HOME");
     }
