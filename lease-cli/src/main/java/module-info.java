@@ -8,6 +8,7 @@ module dev.rivus.agentkit.lease.cli {
   requires static org.jspecify;
   requires dev.rivus.agentkit.lease;
   requires dev.rivus.agentkit.lease.sqlite;
+  requires dev.rivus.agentkit.lease.file;
   requires info.picocli;
   requires java.logging;
   requires com.fasterxml.jackson.databind;

@@ -6,7 +6,7 @@
  */
 module dev.rivus.agentkit.lease.sqlite {
   requires transitive dev.rivus.agentkit.lease;
-  requires static transitive org.jspecify;
+  requires static org.jspecify;
   requires java.sql;
   requires org.xerial.sqlitejdbc;
 

@@ -1,7 +1,5 @@
 package dev.rivus.agentkit.lease;
 
-import dev.rivus.agentkit.lease.internal.DefaultLeaseManager;
-import dev.rivus.agentkit.lease.platform.Platform;
 import java.time.Duration;
 
 /**
@@ -9,15 +7,18 @@ import java.time.Duration;
  *
  * <p>One renewer per manager renews every lease it holds in one batch per heartbeat ({@link
  * LeaseRepository#saveAll}); each lease keeps its own revision and expiry. A manager runs on at
- * most six threads, started when needed: one timer, which only changes state (a lease expires, a
- * round falls due), two for repository calls, two for interrupts and cancel actions, and one for
- * notifications (logging, {@link Lease#lost()} stages), so that nothing that blocks, not a hung
- * repository call, a log write or a user's callback, delays a renewal or an expiry. It owns no
- * global state. Closing it releases every lease it still holds, in one batch, and stops its
- * threads. Thread-safe.
+ * most seven threads, started when needed: one timer, which only changes state (a lease expires, a
+ * round falls due), two for repository calls, two for interrupts and cancel actions, one for
+ * notifications (logging, {@link Lease#lost()} stages) and one for its {@link LeaseListener}, so
+ * that nothing that blocks, not a hung repository call, a log write or a user's callback, delays a
+ * renewal or an expiry. It owns no global state. Closing it releases every lease it still holds, in
+ * one batch, and stops its threads. Thread-safe.
+ *
+ * <p>{@link #create} makes a manager with default options; {@link #builder} sets the others
+ * (clocks, threads, liveness judge, listener, name).
  *
  * <pre>{@code
- * try (LeaseManager leases = LeaseManager.create(FileLeaseRepository.open(dir), LeaseConfig.defaults());
+ * try (LeaseManager leases = LeaseManager.create(SqliteLeaseRepository.open(db), LeaseConfig.defaults());
  *     Lease lease = leases.acquire("task:42")) {
  *   lease.runFenced(token -> store.write(result, token.generation()));
  * }
@@ -26,28 +27,28 @@ import java.time.Duration;
 public interface LeaseManager extends AutoCloseable {
 
   /**
-   * Creates a manager on the system platform.
+   * Starts building a manager on {@code repository}; see {@link LeaseManagerBuilder} for the
+   * options and their defaults.
    *
    * @param repository where lease records live; the manager does not close it
-   * @param config TTL and heartbeat
-   * @return the manager
+   * @return a new builder
+   * @throws NullPointerException if {@code repository} is null
    */
-  static LeaseManager create(LeaseRepository repository, LeaseConfig config) {
-    return create(repository, config, Platform.system());
+  static LeaseManagerBuilder builder(LeaseRepository repository) {
+    return new LeaseManagerBuilder(repository);
   }
 
   /**
-   * Creates a manager on the given platform (clock, scheduler, host and process facts), for example
-   * a {@code FakePlatform} in tests.
+   * Creates a manager with the given TTL and heartbeat and every other option at its default: the
+   * short form of {@code builder(repository).config(config).build()}.
    *
    * @param repository where lease records live; the manager does not close it
    * @param config TTL and heartbeat
-   * @param platform clocks, scheduler and process facts
    * @return the manager
-   * @throws IllegalArgumentException if an argument is null
+   * @throws NullPointerException if an argument is null
    */
-  static LeaseManager create(LeaseRepository repository, LeaseConfig config, Platform platform) {
-    return new DefaultLeaseManager(repository, config, platform);
+  static LeaseManager create(LeaseRepository repository, LeaseConfig config) {
+    return builder(repository).config(config).build();
   }
 
   /**
@@ -89,6 +90,14 @@ public interface LeaseManager extends AutoCloseable {
    * @return TTL and heartbeat
    */
   LeaseConfig config();
+
+  /**
+   * Returns the manager's name: the one given to its builder, or a random one. It names the
+   * manager's threads, and its listener's events.
+   *
+   * @return the name
+   */
+  String name();
 
   /**
    * Releases every lease this manager still holds and stops its threads. Does nothing if already

@@ -5,7 +5,7 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
-import dev.rivus.agentkit.lease.platform.Platform;
+import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -20,11 +20,11 @@ final class ForcedRelease {
   private static final int ATTEMPTS = 16;
 
   private final LeaseRepository repository;
-  private final Platform platform;
+  private final Clock wallClock;
 
-  ForcedRelease(LeaseRepository repository, Platform platform) {
+  ForcedRelease(LeaseRepository repository, Clock wallClock) {
     this.repository = repository;
-    this.platform = platform;
+    this.wallClock = wallClock;
   }
 
   /**
@@ -61,7 +61,7 @@ final class ForcedRelease {
       if (!current.isHeld()) {
         return Optional.empty();
       }
-      LeaseWrite release = current.release(platform.now());
+      LeaseWrite release = current.release(wallClock.instant());
       try {
         repository.save(release);
         return Optional.of(release.snapshot());

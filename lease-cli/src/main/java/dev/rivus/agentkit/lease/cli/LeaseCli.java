@@ -28,7 +28,7 @@ public final class LeaseCli {
         new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
     PrintWriter err =
         new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-    int code = execute(CliContext.system(startup.platform()), out, err, args);
+    int code = execute(CliContext.system(startup::processes), out, err, args);
     out.flush();
     err.flush();
     System.exit(code);

@@ -2,7 +2,8 @@ package dev.rivus.agentkit.lease.cli;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.LivenessJudge;
+import dev.rivus.agentkit.lease.platform.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,18 +17,21 @@ import java.util.Optional;
  *
  * <p>A one-shot reader has no history, so "observed unchanged" is honestly zero: the record was
  * first seen by this command just now. With an observation window, the records are read twice, the
- * window apart, on the platform's monotonic clock; a record whose revision did not move is reported
- * unchanged for the window, and one that moved for zero.
+ * window apart, on the monotonic clock; a record whose revision did not move is reported unchanged
+ * for the window, and one that moved for zero.
  */
 final class LeaseObserver {
 
   private final LeaseRepository repository;
-  private final Platform platform;
+  private final Ticker ticker;
+  private final LivenessJudge livenessJudge;
   private final Duration window;
 
-  LeaseObserver(LeaseRepository repository, Platform platform, Duration window) {
+  LeaseObserver(
+      LeaseRepository repository, Ticker ticker, LivenessJudge livenessJudge, Duration window) {
     this.repository = repository;
-    this.platform = platform;
+    this.ticker = ticker;
+    this.livenessJudge = livenessJudge;
     this.window = window;
   }
 
@@ -36,7 +40,7 @@ final class LeaseObserver {
     if (first.isEmpty() || window.isZero()) {
       return first.map(snapshot -> view(snapshot, Duration.ZERO));
     }
-    platform.sleep(window);
+    ticker.sleep(window);
     return load(key).map(now -> view(now, unchangedSince(first.get(), now)));
   }
 
@@ -50,7 +54,7 @@ final class LeaseObserver {
     Map<String, LeaseSnapshot> before = new HashMap<>();
     if (!window.isZero()) {
       now.forEach(snapshot -> before.put(snapshot.key(), snapshot));
-      platform.sleep(window);
+      ticker.sleep(window);
       now = repository.loadAll();
     }
     List<LeaseView> views = new ArrayList<>();
@@ -71,7 +75,7 @@ final class LeaseObserver {
   private LeaseView view(LeaseSnapshot snapshot, Duration unchanged) {
     return new LeaseView(
         snapshot,
-        snapshot.isHeld() ? platform.liveness(snapshot.holder().process()) : null,
+        snapshot.isHeld() ? livenessJudge.judge(snapshot.holder().process()) : null,
         unchanged);
   }
 }

@@ -52,7 +52,9 @@ final class ListCommand implements Callable<Integer> {
     CliContext context = parent.context();
     List<LeaseView> views;
     try (LeaseRepository leases = repository.open(context, StoreUse.readingExisting())) {
-      views = new LeaseObserver(leases, context.platform(), output.observe).all();
+      views =
+          new LeaseObserver(leases, context.ticker(), context.livenessJudge(), output.observe)
+              .all();
     }
     if (output.json) {
       new JsonRenderer().renderAll(views, spec.commandLine().getOut());

@@ -69,7 +69,7 @@ final class ReleaseCommand implements Callable<Integer> {
     CliContext context = parent.context();
     Optional<LeaseSnapshot> released;
     try (LeaseRepository leases = repository.open(context, StoreUse.creating())) {
-      released = new ForcedRelease(leases, context.platform()).release(key, generation);
+      released = new ForcedRelease(leases, context.wallClock()).release(key, generation);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (released.isPresent()) {

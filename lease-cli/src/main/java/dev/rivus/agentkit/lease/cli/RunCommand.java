@@ -4,7 +4,7 @@ import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.platform.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,9 +138,9 @@ final class RunCommand implements Callable<Integer> {
     try (ShutdownHook hook = ShutdownHook.install(terminator);
         LeaseRepository leases =
             repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
-        LeaseManager manager = LeaseManager.create(leases, config, context.platform());
+        LeaseManager manager = context.managerBuilder(leases).config(config).build();
         Lease lease =
-            new WaitingAcquirer(manager, context.platform(), spec.commandLine().getErr(), quiet)
+            new WaitingAcquirer(manager, context.ticker(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {
       awaitPreviousTreeGone(lease, context);
       guard.warning().ifPresent(warning -> parent.warn(spec, warning));
@@ -162,12 +162,12 @@ final class RunCommand implements Callable<Integer> {
    * does not run the command.
    */
   private void awaitPreviousTreeGone(Lease lease, CliContext context) throws InterruptedException {
-    Platform platform = context.platform();
+    Ticker ticker = context.ticker();
     Duration patience = wait.compareTo(PREVIOUS_TREE_WAIT) > 0 ? wait : PREVIOUS_TREE_WAIT;
-    long deadline = platform.nanoTime() + patience.toNanos();
+    long deadline = ticker.nanoTime() + patience.toNanos();
     List<Long> left = PreviousTree.of(key, lease.generation());
     while (!left.isEmpty()) {
-      if (platform.nanoTime() - deadline >= 0) {
+      if (ticker.nanoTime() - deadline >= 0) {
         throw new WaitingAcquirer.Held(
             "the command of the previous holder of lease '"
                 + key
@@ -180,7 +180,7 @@ final class RunCommand implements Callable<Integer> {
                 + "; they left its process group, so lease cannot stop them; stop them, then run"
                 + " again");
       }
-      platform.sleep(Duration.ofMillis(50));
+      ticker.sleep(Duration.ofMillis(50));
       left = PreviousTree.of(key, lease.generation());
     }
   }

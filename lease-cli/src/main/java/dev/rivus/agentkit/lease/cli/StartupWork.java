@@ -1,33 +1,27 @@
 package dev.rivus.agentkit.lease.cli;
 
-import dev.rivus.agentkit.lease.Liveness;
-import dev.rivus.agentkit.lease.ProcessIdentity;
-import dev.rivus.agentkit.lease.platform.LeaseScheduler;
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.platform.SystemProcesses;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 /**
  * What a start of {@code lease} does on a thread of its own while picocli reads the command line on
- * the main thread, which takes about 60 ms: making the system platform (this process's host name,
- * boot id, pid namespace and start time: about 20 ms) and, for a command that will open a SQLite
- * database, loading SQLite (about 25 ms). A machine has more than one core, so the two overlap
- * instead of adding up.
+ * the main thread, which takes about 60 ms: reading the system's process facts (this process's host
+ * name, boot id, pid namespace and start time: about 20 ms) and, for a command that will open a
+ * SQLite database, loading SQLite (about 25 ms). A machine has more than one core, so the two
+ * overlap instead of adding up.
  *
- * <p>{@link #platform()} is the system platform; each of its calls waits for it to be made. A
- * failure of the SQLite load is left for the command's own open to report.
+ * <p>{@link #processes()} are the system's process facts; it waits for them to be made. A failure
+ * of the SQLite load is left for the command's own open to report.
  */
 final class StartupWork {
 
   private static final Set<String> SQLITE_COMMANDS =
       Set.of("run", "status", "list", "release", "prune");
 
-  private final FutureTask<Platform> system = new FutureTask<>(Platform::system);
-  private final Platform platform = new Deferred();
+  private final FutureTask<SystemProcesses> system = new FutureTask<>(SystemProcesses::detect);
 
   private StartupWork() {}
 
@@ -53,34 +47,15 @@ final class StartupWork {
     return work;
   }
 
-  Platform platform() {
-    return platform;
-  }
-
-  /** A command that will open the SQLite database: not {@code --dir}, not help, not completion. */
-  static boolean opensSqlite(String[] args) {
-    if (args.length == 0 || !SQLITE_COMMANDS.contains(args[0])) {
-      return false;
-    }
-    for (String arg : args) {
-      if (arg.equals("--")) {
-        break;
-      }
-      if (arg.equals("--dir") || arg.startsWith("--dir=")) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private Platform system() {
+  /** The system's process facts; waits for them to be made. */
+  SystemProcesses processes() {
     boolean interrupted = false;
     try {
       while (true) {
         try {
           return system.get();
         } catch (InterruptedException e) {
-          // The platform is made in tens of milliseconds; the interrupt is kept for the caller.
+          // The facts are made in tens of milliseconds; the interrupt is kept for the caller.
           interrupted = true;
         }
       }
@@ -100,37 +75,19 @@ final class StartupWork {
     }
   }
 
-  /** The system platform once it is made. */
-  private final class Deferred implements Platform {
-
-    @Override
-    public long nanoTime() {
-      return system().nanoTime();
+  /** A command that will open the SQLite database: not {@code --dir}, not help, not completion. */
+  static boolean opensSqlite(String[] args) {
+    if (args.length == 0 || !SQLITE_COMMANDS.contains(args[0])) {
+      return false;
     }
-
-    @Override
-    public Instant now() {
-      return system().now();
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      if (arg.equals("--dir") || arg.startsWith("--dir=")) {
+        return false;
+      }
     }
-
-    @Override
-    public void sleep(Duration duration) throws InterruptedException {
-      system().sleep(duration);
-    }
-
-    @Override
-    public LeaseScheduler newScheduler(String name) {
-      return system().newScheduler(name);
-    }
-
-    @Override
-    public ProcessIdentity currentProcess() {
-      return system().currentProcess();
-    }
-
-    @Override
-    public Liveness liveness(ProcessIdentity holder) {
-      return system().liveness(holder);
-    }
+    return true;
   }
 }

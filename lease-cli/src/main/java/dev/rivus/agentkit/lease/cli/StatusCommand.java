@@ -66,7 +66,9 @@ final class StatusCommand implements Callable<Integer> {
     CliContext context = parent.context();
     Optional<LeaseView> view;
     try (LeaseRepository leases = repository.open(context, StoreUse.readingExisting())) {
-      view = new LeaseObserver(leases, context.platform(), output.observe).one(key);
+      view =
+          new LeaseObserver(leases, context.ticker(), context.livenessJudge(), output.observe)
+              .one(key);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (output.json) {

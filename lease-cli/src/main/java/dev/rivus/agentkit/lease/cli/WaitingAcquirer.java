@@ -3,7 +3,7 @@ package dev.rivus.agentkit.lease.cli;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseManager;
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.platform.Ticker;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
@@ -23,13 +23,13 @@ final class WaitingAcquirer {
   static final Duration REPORT_EVERY = Duration.ofSeconds(5);
 
   private final LeaseManager manager;
-  private final Platform platform;
+  private final Ticker ticker;
   private final PrintWriter err;
   private final boolean quiet;
 
-  WaitingAcquirer(LeaseManager manager, Platform platform, PrintWriter err, boolean quiet) {
+  WaitingAcquirer(LeaseManager manager, Ticker ticker, PrintWriter err, boolean quiet) {
     this.manager = manager;
-    this.platform = platform;
+    this.ticker = ticker;
     this.err = err;
     this.quiet = quiet;
   }
@@ -67,15 +67,15 @@ final class WaitingAcquirer {
   }
 
   private Lease waitFor(String key, Duration maxWait, LeaseHeld first) throws InterruptedException {
-    long deadline = platform.nanoTime() + maxWait.toNanos();
+    long deadline = ticker.nanoTime() + maxWait.toNanos();
     report(first, "waiting up to " + DurationConverter.format(maxWait));
     while (true) {
-      Duration remaining = Duration.ofNanos(Math.max(0, deadline - platform.nanoTime()));
+      Duration remaining = Duration.ofNanos(Math.max(0, deadline - ticker.nanoTime()));
       Duration slice = remaining.compareTo(REPORT_EVERY) < 0 ? remaining : REPORT_EVERY;
       try {
         return manager.acquire(key, slice);
       } catch (LeaseHeld stillHeld) {
-        if (deadline - platform.nanoTime() <= 0) {
+        if (deadline - ticker.nanoTime() <= 0) {
           throw new Held(
               describe(stillHeld) + "; gave up after waiting " + DurationConverter.format(maxWait));
         }

@@ -10,7 +10,7 @@ import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +39,7 @@ class ForcedReleaseTest {
     LeaseSnapshot held = hold("stuck", 12);
 
     Optional<LeaseSnapshot> tombstone =
-        new ForcedRelease(repository, platform).release("stuck", 12);
+        new ForcedRelease(repository, platform.wallClock()).release("stuck", 12);
 
     assertThat(tombstone).hasValue(held.release(platform.now()).snapshot());
     assertThat(repository.load("stuck").orElseThrow())
@@ -51,7 +51,8 @@ class ForcedReleaseTest {
   void refusesAnotherGenerationAndWritesNothing() {
     LeaseSnapshot held = hold("stuck", 12);
 
-    assertThatThrownBy(() -> new ForcedRelease(repository, platform).release("stuck", 11))
+    assertThatThrownBy(
+            () -> new ForcedRelease(repository, platform.wallClock()).release("stuck", 11))
         .isInstanceOf(CliFailure.class)
         .hasMessage("lease 'stuck' is at generation 12 (held), not 11; nothing released")
         .satisfies(e -> assertThat(((CliFailure) e).exitCode()).isEqualTo(ExitCodes.REFUSED));
@@ -60,7 +61,8 @@ class ForcedReleaseTest {
 
   @Test
   void refusesAKeyWithoutARecord() {
-    assertThatThrownBy(() -> new ForcedRelease(repository, platform).release("never", 1))
+    assertThatThrownBy(
+            () -> new ForcedRelease(repository, platform.wallClock()).release("never", 1))
         .isInstanceOf(CliFailure.class)
         .hasMessage("lease 'never' has no record; nothing released");
   }
@@ -70,7 +72,7 @@ class ForcedReleaseTest {
     LeaseSnapshot held = hold("done", 3);
     repository.save(held.release(NOW));
 
-    assertThat(new ForcedRelease(repository, platform).release("done", 3)).isEmpty();
+    assertThat(new ForcedRelease(repository, platform.wallClock()).release("done", 3)).isEmpty();
     assertThat(repository.load("done").orElseThrow().revision()).isEqualTo(held.revision() + 1);
   }
 
@@ -105,7 +107,8 @@ class ForcedReleaseTest {
           }
         };
 
-    Optional<LeaseSnapshot> tombstone = new ForcedRelease(renewing, platform).release("busy", 5);
+    Optional<LeaseSnapshot> tombstone =
+        new ForcedRelease(renewing, platform.wallClock()).release("busy", 5);
 
     assertThat(tombstone).isPresent();
     assertThat(repository.load("busy").orElseThrow())

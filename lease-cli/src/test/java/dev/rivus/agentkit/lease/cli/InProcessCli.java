@@ -1,7 +1,7 @@
 package dev.rivus.agentkit.lease.cli;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -33,7 +33,15 @@ final class InProcessCli {
         };
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CliContext context = new CliContext(Map.of("LEASE_DB", "/unused/leases.db"), same, platform);
+    CliContext context =
+        new CliContext(
+            Map.of("LEASE_DB", "/unused/leases.db"),
+            same,
+            platform,
+            platform.wallClock(),
+            platform,
+            platform::currentProcess,
+            platform);
     int code = LeaseCli.execute(context, new PrintWriter(out), new PrintWriter(err), args);
     return new Result(code, out.toString(), err.toString());
   }

@@ -11,7 +11,7 @@ import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.time.Duration;
 import java.time.Instant;

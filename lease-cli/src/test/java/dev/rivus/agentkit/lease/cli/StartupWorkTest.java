@@ -2,7 +2,7 @@ package dev.rivus.agentkit.lease.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.platform.SystemProcesses;
 import org.junit.jupiter.api.Test;
 
 class StartupWorkTest {
@@ -21,20 +21,21 @@ class StartupWorkTest {
   }
 
   @Test
-  void thePlatformMadeInTheBackgroundIsTheSystemOne() {
-    Platform platform = StartupWork.start(new String[] {"--version"}).platform();
+  void theProcessFactsMadeInTheBackgroundAreTheSystemOnes() {
+    SystemProcesses processes = StartupWork.start(new String[] {"--version"}).processes();
+    SystemProcesses system = SystemProcesses.detect();
 
-    assertThat(platform.currentProcess()).isEqualTo(Platform.system().currentProcess());
-    assertThat(platform.liveness(platform.currentProcess()))
-        .isEqualTo(Platform.system().liveness(Platform.system().currentProcess()));
+    assertThat(processes.currentProcess()).isEqualTo(system.currentProcess());
+    assertThat(processes.judge(processes.currentProcess()))
+        .isEqualTo(system.judge(system.currentProcess()));
   }
 
   @Test
   void anInterruptWhileWaitingIsKeptForTheCaller() {
     Thread.currentThread().interrupt();
     try {
-      Platform platform = StartupWork.start(new String[] {"--version"}).platform();
-      assertThat(platform.currentProcess().pid()).isEqualTo(ProcessHandle.current().pid());
+      SystemProcesses processes = StartupWork.start(new String[] {"--version"}).processes();
+      assertThat(processes.currentProcess().pid()).isEqualTo(ProcessHandle.current().pid());
       assertThat(Thread.currentThread().isInterrupted()).isTrue();
     } finally {
       Thread.interrupted();

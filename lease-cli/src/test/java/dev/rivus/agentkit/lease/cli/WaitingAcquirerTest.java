@@ -8,7 +8,7 @@ import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -29,7 +29,7 @@ class WaitingAcquirerTest {
   private final MemoryLeaseRepository repository = new MemoryLeaseRepository();
   private final StringWriter err = new StringWriter();
   private final FakePlatform waiterPlatform = new FakePlatform(WAITER);
-  private final LeaseManager waiter = LeaseManager.create(repository, CONFIG, waiterPlatform);
+  private final LeaseManager waiter = waiterPlatform.newManager(repository, CONFIG);
 
   @AfterEach
   void close() {
@@ -50,7 +50,7 @@ class WaitingAcquirerTest {
   void failsFastWithTheHeldCodeAndSaysWhoHoldsTheLease() {
     FakePlatform holderPlatform = new FakePlatform(HOLDER);
     waiterPlatform.markRunning(HOLDER);
-    try (LeaseManager holder = LeaseManager.create(repository, CONFIG, holderPlatform);
+    try (LeaseManager holder = holderPlatform.newManager(repository, CONFIG);
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ZERO))
@@ -68,7 +68,7 @@ class WaitingAcquirerTest {
     // The holder's clock never moves: it never renews, like a stopped process that is still alive.
     FakePlatform holderPlatform = new FakePlatform(HOLDER);
     waiterPlatform.markRunning(HOLDER);
-    try (LeaseManager holder = LeaseManager.create(repository, CONFIG, holderPlatform)) {
+    try (LeaseManager holder = holderPlatform.newManager(repository, CONFIG)) {
       long stuck = holder.acquire("job").generation();
       long start = waiterPlatform.nanoTime();
 
@@ -93,7 +93,7 @@ class WaitingAcquirerTest {
   void givesUpWithTheHeldCodeWhenTheWaitEndsWhileTheHolderRenews() {
     // One clock for both: the holder's heartbeat runs while the waiter's wait advances time.
     FakePlatform shared = waiterPlatform;
-    try (LeaseManager holder = LeaseManager.create(repository, CONFIG, shared);
+    try (LeaseManager holder = shared.newManager(repository, CONFIG);
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ofSeconds(12)))
@@ -108,7 +108,7 @@ class WaitingAcquirerTest {
   void quietlyItSaysNothingWhileWaitingNorWhenGivingUp() throws Exception {
     quiet = true;
     FakePlatform shared = waiterPlatform;
-    try (LeaseManager holder = LeaseManager.create(repository, CONFIG, shared);
+    try (LeaseManager holder = shared.newManager(repository, CONFIG);
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ofSeconds(12)))

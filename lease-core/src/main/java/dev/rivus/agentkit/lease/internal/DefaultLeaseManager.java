@@ -3,8 +3,11 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
+import dev.rivus.agentkit.lease.LeaseEvent;
+import dev.rivus.agentkit.lease.LeaseEvent.Acquisition;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
+import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
@@ -12,11 +15,13 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.Liveness;
+import dev.rivus.agentkit.lease.LivenessJudge;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.platform.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,10 +46,16 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   private final LeaseRepository repository;
   private final Timing timing;
-  private final Platform platform;
+  private final Ticker ticker;
+  private final Clock wallClock;
+  private final LivenessJudge livenessJudge;
   private final LeaseScheduler scheduler;
   private final ProcessIdentity self;
-  private final String managerId = UUID.randomUUID().toString().substring(0, 13);
+  private final String name;
+
+  /** Unique among managers: it prefixes the handle ids written to records. */
+  private final String managerId;
+
   private final AtomicLong handles = new AtomicLong();
   private final Observations observations;
 
@@ -53,29 +64,31 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   private final Set<FencedRunner> fencedWork = ConcurrentHashMap.newKeySet();
   private final Warnings warnings;
+  private final Events events;
   private final Releases releases;
   private final Renewer renewer;
   private volatile boolean closed;
 
   /**
-   * Creates a manager; see {@link LeaseManager#create(LeaseRepository, LeaseConfig, Platform)}.
+   * Creates a manager; see {@link dev.rivus.agentkit.lease.LeaseManagerBuilder}.
    *
-   * @param repository where records live
-   * @param config TTL and heartbeat
-   * @param platform clocks, scheduler and process facts
-   * @throws IllegalArgumentException if an argument is null
+   * @param settings what the manager is made of
    */
-  public DefaultLeaseManager(LeaseRepository repository, LeaseConfig config, Platform platform) {
-    if (repository == null || config == null || platform == null) {
-      throw new IllegalArgumentException("repository, config and platform must not be null");
-    }
-    this.repository = repository;
-    this.timing = new Timing(config);
-    this.platform = platform;
-    this.self = platform.currentProcess();
-    this.observations = new Observations(platform::nanoTime, config.ttl());
-    this.scheduler = platform.newScheduler("lease-" + managerId);
+  public DefaultLeaseManager(ManagerSettings settings) {
+    this.repository = settings.repository();
+    this.timing = new Timing(settings.config());
+    this.ticker = settings.ticker();
+    this.wallClock = settings.wallClock();
+    this.livenessJudge = settings.livenessJudge();
+    this.self = settings.currentProcess();
+    String random = UUID.randomUUID().toString().substring(0, 13);
+    String given = settings.name();
+    this.name = given != null ? given : random;
+    this.managerId = given != null ? given + "-" + random.substring(0, 8) : random;
+    this.observations = new Observations(ticker::nanoTime, settings.config().ttl());
+    this.scheduler = settings.scheduler().newScheduler("lease-" + name);
     this.warnings = new Warnings(scheduler);
+    this.events = new Events(settings.listener(), scheduler);
     this.releases = new Releases(this);
     this.renewer = new Renewer(this);
   }
@@ -96,7 +109,7 @@ public final class DefaultLeaseManager implements LeaseManager {
     if (maxWait == null || maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
-    long start = platform.nanoTime();
+    long start = ticker.nanoTime();
     while (true) {
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
@@ -104,17 +117,17 @@ public final class DefaultLeaseManager implements LeaseManager {
       try {
         return attempt(key);
       } catch (LeaseHeld held) {
-        Duration remaining = maxWait.minusNanos(platform.nanoTime() - start);
+        Duration remaining = maxWait.minusNanos(ticker.nanoTime() - start);
         if (remaining.isNegative() || remaining.isZero()) {
           throw held;
         }
-        platform.sleep(pause(remaining, held.ttl().minus(held.observedUnchanged())));
+        ticker.sleep(pause(remaining, held.ttl().minus(held.observedUnchanged())));
       } catch (TooSlow slow) {
-        Duration remaining = maxWait.minusNanos(platform.nanoTime() - start);
+        Duration remaining = maxWait.minusNanos(ticker.nanoTime() - start);
         if (remaining.isNegative() || remaining.isZero()) {
           throw slow.failure;
         }
-        platform.sleep(pause(remaining, remaining));
+        ticker.sleep(pause(remaining, remaining));
       }
     }
   }
@@ -144,8 +157,9 @@ public final class DefaultLeaseManager implements LeaseManager {
       requireOpen();
       Optional<LeaseSnapshot> stored = repository.load(key);
       HolderIdentity holder = new HolderIdentity(self, managerId + "-" + handles.incrementAndGet());
+      Acquisition how = judge(key, stored);
       LeaseWrite write = nextRecord(key, stored, holder);
-      long start = platform.nanoTime();
+      long start = ticker.nanoTime();
       try {
         repository.save(write);
       } catch (RevisionConflict lostRace) {
@@ -156,13 +170,17 @@ public final class DefaultLeaseManager implements LeaseManager {
         releases.releaseIfWritten(write, failure);
         throw failure;
       }
-      long elapsed = platform.nanoTime() - start;
+      long elapsed = ticker.nanoTime() - start;
       if (!timing.leavesRoomForRenewal(elapsed)) {
         // A write that took most of the TTL would hand out a lease that is lost moments later.
         releases.releaseQuietly(write.snapshot());
         throw new TooSlow(tooSlow(key, elapsed));
       }
-      return hold(write.snapshot(), start);
+      Lease lease = hold(write.snapshot(), start);
+      events.tell(
+          () -> new LeaseEvent.Acquired(name, key, lease.generation(), how),
+          LeaseListener::acquired);
+      return lease;
     }
     throw new LeaseRepositoryFailure(
         key,
@@ -183,24 +201,39 @@ public final class DefaultLeaseManager implements LeaseManager {
         null);
   }
 
-  /** The write this acquisition makes, or {@link LeaseHeld} if a live holder keeps the lease. */
-  private LeaseWrite nextRecord(String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
-    Duration ttl = timing.config().ttl();
+  /** How this acquisition may take the lease, or {@link LeaseHeld} if a live holder keeps it. */
+  private Acquisition judge(String key, Optional<LeaseSnapshot> stored) {
     if (stored.isEmpty()) {
-      return LeaseSnapshot.firstAcquisition(key, holder, ttl, platform.now());
+      return Acquisition.NEW;
     }
     LeaseSnapshot current = stored.get();
+    Acquisition how = Acquisition.AFTER_RELEASE;
     if (current.isHeld()) {
+      Duration ttl = timing.config().ttl();
       // Parties on one key may be configured differently: wait for the longer promise.
       Duration effectiveTtl = max(ttl, current.ttl());
-      Liveness liveness = platform.liveness(current.holder().process());
+      Liveness liveness = livenessJudge.judge(current.holder().process());
       Duration unchanged = observations.observe(current, effectiveTtl);
       if (liveness != Liveness.GONE && unchanged.compareTo(effectiveTtl) < 0) {
+        events.tell(
+            () ->
+                new LeaseEvent.HeldByAnother(
+                    name, key, current.generation(), current, unchanged, effectiveTtl, liveness),
+            LeaseListener::heldByAnother);
         throw new LeaseHeld(current, unchanged, effectiveTtl, liveness);
       }
+      how = liveness == Liveness.GONE ? Acquisition.DEAD_HOLDER : Acquisition.TTL_TAKEOVER;
     }
     observations.forget(key);
-    return current.acquisition(holder, ttl, platform.now());
+    return how;
+  }
+
+  /** The write this acquisition makes. */
+  private LeaseWrite nextRecord(String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
+    Duration ttl = timing.config().ttl();
+    return stored.isEmpty()
+        ? LeaseSnapshot.firstAcquisition(key, holder, ttl, wallClock.instant())
+        : stored.get().acquisition(holder, ttl, wallClock.instant());
   }
 
   private Lease hold(LeaseSnapshot acquired, long startNanos) {
@@ -258,8 +291,16 @@ public final class DefaultLeaseManager implements LeaseManager {
     return repository;
   }
 
-  Platform platform() {
-    return platform;
+  Ticker ticker() {
+    return ticker;
+  }
+
+  Clock wallClock() {
+    return wallClock;
+  }
+
+  Events events() {
+    return events;
   }
 
   LeaseScheduler scheduler() {
@@ -277,6 +318,11 @@ public final class DefaultLeaseManager implements LeaseManager {
   @Override
   public LeaseConfig config() {
     return timing.config();
+  }
+
+  @Override
+  public String name() {
+    return name;
   }
 
   @Override
@@ -310,7 +356,7 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   @Override
   public String toString() {
-    return "LeaseManager[" + managerId + ", " + held.size() + " held, " + timing.config() + "]";
+    return "LeaseManager[" + name + ", " + held.size() + " held, " + timing.config() + "]";
   }
 
   /** An acquisition whose write took too much of the TTL; a waiting acquire tries again. */

@@ -3,6 +3,8 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseEvent;
+import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
@@ -130,6 +132,11 @@ final class ManagedLease implements Lease {
       closed = true;
     }
     if (lose(LeaseLost.Reason.RELEASED, null, null)) {
+      manager
+          .events()
+          .tell(
+              () -> new LeaseEvent.Released(manager.name(), key(), generation()),
+              LeaseListener::released);
       return Closing.RELEASE_HELD;
     }
     return recordMayStillBeOurs() ? Closing.RELEASE_IF_STILL_OURS : Closing.NOTHING_TO_RELEASE;
@@ -152,6 +159,13 @@ final class ManagedLease implements Lease {
     boolean first = signal.declare(new LossSignal.Loss(key(), generation(), reason, seen, cause));
     if (first && reason != LeaseLost.Reason.RELEASED) {
       manager.warnings().warn(() -> lossOrReleased().getMessage(), null);
+      manager
+          .events()
+          .tell(
+              () ->
+                  new LeaseEvent.Lost(
+                      manager.name(), key(), generation(), reason, lossOrReleased()),
+              LeaseListener::lost);
       manager.forget(this);
     }
     return first;

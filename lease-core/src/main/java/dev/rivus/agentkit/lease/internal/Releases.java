@@ -9,7 +9,7 @@ import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
-import dev.rivus.agentkit.lease.platform.Platform;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,12 +31,12 @@ final class Releases {
 
   private final DefaultLeaseManager manager;
   private final LeaseRepository repository;
-  private final Platform platform;
+  private final Clock wallClock;
 
   Releases(DefaultLeaseManager manager) {
     this.manager = manager;
     this.repository = manager.repository();
-    this.platform = manager.platform();
+    this.wallClock = manager.wallClock();
   }
 
   /**
@@ -89,7 +89,7 @@ final class Releases {
   private void releaseAll(List<ManagedLease> leases) {
     List<LeaseWrite> writes = new ArrayList<>(leases.size());
     for (ManagedLease lease : leases) {
-      writes.add(lease.current().release(platform.now()));
+      writes.add(lease.current().release(wallClock.instant()));
     }
     List<SaveOutcome> outcomes;
     try {
@@ -127,7 +127,7 @@ final class Releases {
           try {
             Optional<LeaseSnapshot> stored = repository.load(attempted.key());
             if (stored.isPresent() && stored.get().equals(attempted.snapshot())) {
-              repository.save(attempted.snapshot().release(platform.now()));
+              repository.save(attempted.snapshot().release(wallClock.instant()));
             }
           } catch (LeaseException stillFailing) {
             failure.addSuppressed(stillFailing);
@@ -150,7 +150,7 @@ final class Releases {
     LeaseSnapshot current = mine;
     for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
       try {
-        repository.save(current.release(platform.now()));
+        repository.save(current.release(wallClock.instant()));
         return null;
       } catch (RevisionConflict conflict) {
         Optional<LeaseSnapshot> stored;

@@ -1,6 +1,8 @@
 package dev.rivus.agentkit.lease.internal;
 
+import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseException;
+import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
@@ -10,7 +12,8 @@ import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
-import dev.rivus.agentkit.lease.platform.Platform;
+import dev.rivus.agentkit.lease.platform.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,7 +45,9 @@ final class Renewer {
 
   private final DefaultLeaseManager manager;
   private final LeaseRepository repository;
-  private final Platform platform;
+  private final Ticker ticker;
+  private final Clock wallClock;
+  private final Events events;
   private final LeaseScheduler scheduler;
   private final Timing timing;
 
@@ -65,7 +70,9 @@ final class Renewer {
   Renewer(DefaultLeaseManager manager) {
     this.manager = manager;
     this.repository = manager.repository();
-    this.platform = manager.platform();
+    this.ticker = manager.ticker();
+    this.wallClock = manager.wallClock();
+    this.events = manager.events();
     this.scheduler = manager.scheduler();
     this.timing = manager.timing();
   }
@@ -101,7 +108,7 @@ final class Renewer {
    * falling due, and the round, which visits them anyway, sees which.
    */
   private void tick() {
-    long now = platform.nanoTime();
+    long now = ticker.nanoTime();
     long seenAdditions;
     synchronized (this) {
       // This tick is under way: a lease added from now on must schedule its own (see tickBy).
@@ -182,9 +189,9 @@ final class Renewer {
     boolean outcomesTaken = false;
     boolean visitedAll = false;
     try {
-      long start = platform.nanoTime();
+      long start = ticker.nanoTime();
       long horizon = start + timing.heartbeatNanos() / 2;
-      Instant now = platform.now();
+      Instant now = wallClock.instant();
       List<LeaseWrite> writes = new ArrayList<>(lastBatchSize);
       for (ManagedLease lease : manager.held()) {
         if (!lease.isHeld()) {
@@ -230,25 +237,45 @@ final class Renewer {
       manager.storeLost(lost);
       return;
     } catch (RuntimeException failure) {
-      long retryAt = platform.nanoTime() + timing.retryNanos();
+      long retryAt = ticker.nanoTime() + timing.retryNanos();
       for (ManagedLease lease : due) {
-        lease.renewalFailed(failure, retryAt);
+        renewalFailed(lease, failure, retryAt);
         next.see(lease);
       }
       return;
     }
+    Duration latency = Duration.ofNanos(ticker.nanoTime() - start);
     for (int i = 0; i < due.size(); i++) {
       ManagedLease lease = due.get(i);
       SaveOutcome outcome = outcomes.get(i);
       LeaseException failure = outcome.failure();
       if (failure == null) {
         lease.renewed(outcome.write().snapshot(), start);
+        if (events.enabled()) {
+          events.tell(
+              () ->
+                  new LeaseEvent.Renewed(manager.name(), lease.key(), lease.generation(), latency),
+              LeaseListener::renewed);
+        }
       } else if (failure instanceof RevisionConflict conflict) {
         reconcile(lease, conflict);
       } else {
-        lease.renewalFailed(failure, platform.nanoTime() + timing.retryNanos());
+        renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos());
       }
       next.see(lease);
+    }
+  }
+
+  /** Notes a failed renewal on the lease, and tells the listener how much of the TTL is left. */
+  private void renewalFailed(ManagedLease lease, RuntimeException failure, long retryAtNanos) {
+    lease.renewalFailed(failure, retryAtNanos);
+    if (events.enabled()) {
+      Duration left = Duration.ofNanos(Math.max(0, lease.deadlineNanos() - ticker.nanoTime()));
+      events.tell(
+          () ->
+              new LeaseEvent.RenewalFailed(
+                  manager.name(), lease.key(), lease.generation(), failure, left),
+          LeaseListener::renewalFailed);
     }
   }
 
@@ -279,12 +306,12 @@ final class Renewer {
       return;
     } catch (RuntimeException failure) {
       failure.addSuppressed(conflict);
-      lease.renewalFailed(failure, platform.nanoTime() + timing.retryNanos());
+      renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos());
       return;
     }
     if (stored.isPresent() && lease.isOwnRecord(stored.get())) {
       // Our own earlier write landed although the call reported a failure: carry on from it.
-      lease.adopt(stored.get(), platform.nanoTime());
+      lease.adopt(stored.get(), ticker.nanoTime());
     } else if (stored.isEmpty() || stored.get().isFloor()) {
       lease.lose(LeaseLost.Reason.STORE_LOST, null, null); // the held record vanished
     } else {
@@ -305,7 +332,6 @@ final class Renewer {
     }
     tickAtNanos = atNanos;
     tick =
-        scheduler.schedule(
-            Duration.ofNanos(Math.max(0, atNanos - platform.nanoTime())), this::tick);
+        scheduler.schedule(Duration.ofNanos(Math.max(0, atNanos - ticker.nanoTime())), this::tick);
   }
 }

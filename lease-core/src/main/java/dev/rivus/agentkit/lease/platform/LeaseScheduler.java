@@ -20,7 +20,9 @@ public interface LeaseScheduler extends AutoCloseable {
     /** Delivering a loss to running work: interrupts and the work's cancel actions. */
     INTERRUPTS,
     /** Logging and users' callbacks ({@code lost()} stages), in order. */
-    NOTIFICATIONS
+    NOTIFICATIONS,
+    /** Events for the manager's {@code LeaseListener}, in order, apart from everything else. */
+    LISTENER
   }
 
   /**

@@ -11,12 +11,14 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One timer thread, plus a few daemon threads per lane, started when work arrives and stopped after
  * a minute idle. The bound does not grow with the number of leases or of calls that hang: at most
  * {@value #TIMER_THREADS} + {@value #REPOSITORY_THREADS} + {@value #INTERRUPT_THREADS} + {@value
- * #NOTIFICATION_THREADS} threads per manager. Work beyond a lane's threads waits in its queue.
+ * #NOTIFICATION_THREADS} + {@value #LISTENER_THREADS} threads per manager. Work beyond a lane's
+ * threads waits in its queue.
  */
 final class SystemScheduler implements LeaseScheduler {
 
@@ -31,21 +33,28 @@ final class SystemScheduler implements LeaseScheduler {
   /** One, so that notifications keep their order. */
   static final int NOTIFICATION_THREADS = 1;
 
+  /** One, so that a listener sees a lease's events in order. */
+  static final int LISTENER_THREADS = 1;
+
   private static final long IDLE_SECONDS = 60;
 
   private final ScheduledThreadPoolExecutor timer;
   private final Map<Lane, ThreadPoolExecutor> lanes = new EnumMap<>(Lane.class);
 
-  SystemScheduler(String name) {
-    timer = new ScheduledThreadPoolExecutor(TIMER_THREADS, daemonThreads(name + "-timer"));
+  private final @Nullable ThreadFactory threads;
+
+  SystemScheduler(String name, @Nullable ThreadFactory threads) {
+    this.threads = threads;
+    timer = new ScheduledThreadPoolExecutor(TIMER_THREADS, named(name + "-timer"));
     timer.setRemoveOnCancelPolicy(true);
     timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     lanes.put(Lane.REPOSITORY, lane(name + "-repository", REPOSITORY_THREADS));
     lanes.put(Lane.INTERRUPTS, lane(name + "-interrupts", INTERRUPT_THREADS));
     lanes.put(Lane.NOTIFICATIONS, lane(name + "-notifications", NOTIFICATION_THREADS));
+    lanes.put(Lane.LISTENER, lane(name + "-listener", LISTENER_THREADS));
   }
 
-  private static ThreadPoolExecutor lane(String name, int threads) {
+  private ThreadPoolExecutor lane(String name, int threads) {
     ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
             threads,
@@ -53,16 +62,24 @@ final class SystemScheduler implements LeaseScheduler {
             IDLE_SECONDS,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
-            daemonThreads(name));
+            named(name));
     executor.allowCoreThreadTimeOut(true);
     return executor;
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
+  /** The user's threads, or daemon threads, named {@code prefix-N}. */
+  private ThreadFactory named(String prefix) {
     AtomicInteger count = new AtomicInteger();
+    ThreadFactory made = threads;
     return task -> {
-      Thread thread = new Thread(task, prefix + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
+      String name = prefix + "-" + count.incrementAndGet();
+      if (made == null) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
+      }
+      Thread thread = made.newThread(task);
+      thread.setName(name);
       return thread;
     };
   }
@@ -71,7 +88,7 @@ final class SystemScheduler implements LeaseScheduler {
   public Cancellable schedule(Duration delay, Runnable task) {
     ScheduledFuture<?> future;
     try {
-      future = timer.schedule(task, Math.max(0, saturatedNanos(delay)), TimeUnit.NANOSECONDS);
+      future = timer.schedule(task, Durations.saturatedNanos(delay), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closed) {
       return () -> {}; // closed: nothing runs any more, as with every task not yet started
     }
@@ -91,13 +108,5 @@ final class SystemScheduler implements LeaseScheduler {
   public void close() {
     timer.shutdownNow();
     lanes.values().forEach(ThreadPoolExecutor::shutdown);
-  }
-
-  private static long saturatedNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException e) {
-      return duration.isNegative() ? 0 : Long.MAX_VALUE;
-    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.rivus.agentkit.lease.sqlite;
 
+import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -87,11 +89,12 @@ final class SchemaV1 {
     statement.setLong(1, generation);
     statement.setLong(2, revision);
     statement.setString(3, state);
-    statement.setString(4, "host-1");
-    statement.setString(5, "boot-1");
-    statement.setString(6, "pid:[1]");
-    statement.setLong(7, 4121);
-    statement.setString(8, "ticks:77");
+    ProcessIdentity process = Samples.holder(handle).process();
+    statement.setString(4, process.host());
+    statement.setString(5, process.bootId());
+    statement.setString(6, process.pidNamespace());
+    statement.setLong(7, process.pid());
+    statement.setString(8, process.processStart());
     statement.setString(9, handle);
     statement.setLong(10, updatedAt.getEpochSecond());
     statement.setLong(11, updatedAt.getNano());
@@ -105,7 +108,7 @@ final class SchemaV1 {
       throws SQLException {
     try (Connection connection = connect(file);
         PreparedStatement insert = connection.prepareStatement(INSERT)) {
-      write(insert, key, generation, revision, state, handle, Records.TIME);
+      write(insert, key, generation, revision, state, handle, Samples.TIME);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.rivus.agentkit.lease.sqlite;
 
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,7 +54,7 @@ final class SchemaV2 {
         PreparedStatement insert = connection.prepareStatement(INSERT)) {
       insert.setLong(13, ttlNanos);
       insert.setLong(14, ttlRevision);
-      SchemaV1.write(insert, key, generation, revision, "HELD", handle, Records.TIME);
+      SchemaV1.write(insert, key, generation, revision, "HELD", handle, Samples.TIME);
     }
   }
 }

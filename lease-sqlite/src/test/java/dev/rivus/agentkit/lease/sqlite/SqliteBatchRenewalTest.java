@@ -6,7 +6,7 @@ import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +61,7 @@ class SqliteBatchRenewalTest {
   void tenThousandLeasesOfOneManagerAreRenewedInAtMostTwoTransactionsPerHeartbeat() {
     FakePlatform platform = new FakePlatform();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(dir.resolve("leases.db"));
-        LeaseManager leases = LeaseManager.create(repository, CONFIG, platform)) {
+        LeaseManager leases = platform.newManager(repository, CONFIG)) {
       List<Lease> held = new ArrayList<>(LEASES);
       for (int i = 0; i < LEASES; i++) {
         held.add(leases.acquire("job/" + i));

@@ -13,6 +13,7 @@ import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -124,7 +125,7 @@ public final class SqliteChildMain {
         boolean raise = attempt % 2 == 1;
         LeaseWrite next =
             raise
-                ? current.acquisition(self, Records.TTL, Instant.now())
+                ? current.acquisition(self, Samples.TTL, Instant.now())
                 : current.renewal(Instant.now());
         repository.save(next);
         wins.incrementAndGet();
@@ -177,7 +178,7 @@ public final class SqliteChildMain {
     SqliteOptions options = SqliteOptions.builder().syncEveryWrite(syncEveryWrite).build();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db, options);
         LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
-      LeaseWrite create = Records.firstWrite("renewed", "renewer");
+      LeaseWrite create = Samples.firstWrite("renewed", "renewer");
       repository.save(create);
       LeaseSnapshot renewed = create.snapshot();
       for (int i = 0; i < cycles; i++) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,7 +137,7 @@ class SqliteFailureTest {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
       for (int i = 0; i < 200; i++) {
         String key = "key-" + i + "-" + "x".repeat(200);
-        repository.save(Records.firstWrite(key, "h"));
+        repository.save(Samples.firstWrite(key, "h"));
       }
     } // the last connection checkpoints the WAL into the file
     try (RandomAccessFile file = new RandomAccessFile(db.toFile(), "rw")) {
@@ -168,14 +169,14 @@ class SqliteFailureTest {
             SqliteLeaseRepository.open(db, SqliteOptions.builder().busyWait(busyWait).build());
         Connection blocker = DriverManager.getConnection("jdbc:sqlite:" + db);
         Statement statement = blocker.createStatement()) {
-      LeaseSnapshot first = Records.first("k", "h");
-      repository.save(Records.firstWrite("k", "h"));
+      LeaseSnapshot first = Samples.first("k", "h");
+      repository.save(Samples.firstWrite("k", "h"));
       statement.execute("BEGIN IMMEDIATE"); // another connection holds the write lock
 
       long start = System.nanoTime();
       LeaseRepositoryFailure failure =
           catchThrowableOfType(
-              LeaseRepositoryFailure.class, () -> repository.save(first.renewal(Records.TIME)));
+              LeaseRepositoryFailure.class, () -> repository.save(first.renewal(Samples.TIME)));
       long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
       assertThat(failure).as("failure of a save on a locked database").isNotNull();
@@ -189,7 +190,7 @@ class SqliteFailureTest {
       assertThat(repository.load("k")).hasValue(first);
 
       statement.execute("ROLLBACK");
-      repository.save(first.renewal(Records.TIME));
+      repository.save(first.renewal(Samples.TIME));
       assertThat(repository.load("k").orElseThrow().revision()).isEqualTo(2);
     }
   }
@@ -210,7 +211,7 @@ class SqliteFailureTest {
               () -> {
                 started.countDown();
                 try {
-                  repository.save(Records.firstWrite("k", "h"));
+                  repository.save(Samples.firstWrite("k", "h"));
                   outcome.complete("saved");
                 } catch (LeaseRepositoryFailure e) {
                   outcome.complete(
@@ -238,7 +239,7 @@ class SqliteFailureTest {
         for (int i = 0; i < 10_000 && failure == null; i++) {
           String key = "key-" + i + "-" + "x".repeat(900);
           try {
-            repository.save(Records.firstWrite(key, "h"));
+            repository.save(Samples.firstWrite(key, "h"));
           } catch (LeaseRepositoryFailure e) {
             failure = e;
           }

@@ -27,6 +27,11 @@ class SqliteLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract
   }
 
   @Override
+  protected LeaseRepository openSecondInstance() {
+    return SqliteLeaseRepository.open(database());
+  }
+
+  @Override
   protected boolean loseFence(LeaseRepository.Fence fence) throws Exception {
     Files.delete(((SqliteLeaseRepository) repository()).fenceFile());
     return true;

@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,9 +54,9 @@ class SqliteMigrationTest {
                   7,
                   12,
                   LeaseState.HELD,
-                  Records.holder("v1-holder"),
+                  Samples.holder("v1-holder"),
                   LeaseConfig.MAX_DURATION,
-                  Records.TIME));
+                  Samples.TIME));
       assertThat(repository.load("released").orElseThrow())
           .returns(LeaseState.RELEASED, LeaseSnapshot::state)
           .returns(LeaseConfig.MAX_DURATION, LeaseSnapshot::ttl);
@@ -84,7 +85,7 @@ class SqliteMigrationTest {
 
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
       LeaseSnapshot held = repository.load("held").orElseThrow();
-      LeaseWrite takeover = held.acquisition(Records.holder("v2"), Records.TTL, Records.TIME);
+      LeaseWrite takeover = held.acquisition(Samples.holder("v2"), Samples.TTL, Samples.TIME);
       repository.save(takeover);
       assertThat(repository.load("held")).hasValue(takeover.snapshot());
     }
@@ -100,8 +101,8 @@ class SqliteMigrationTest {
   void aVersion2DatabaseIsMigratedAndKeepsTheTtlsItRecorded() throws Exception {
     Path file = dir.resolve("leases.db");
     SchemaV2.create(file);
-    SchemaV2.insert(file, "recorded", 7, 12, "v2-holder", Records.TTL.toNanos(), 12);
-    SchemaV2.insert(file, "rewritten-by-v1", 3, 5, "v1-holder", Records.TTL.toNanos(), 4);
+    SchemaV2.insert(file, "recorded", 7, 12, "v2-holder", Samples.TTL.toNanos(), 12);
+    SchemaV2.insert(file, "rewritten-by-v1", 3, 5, "v1-holder", Samples.TTL.toNanos(), 4);
     SchemaV1.setMeta(file, "revision_floor", 40);
     SchemaV1.setMeta(file, "generation_floor", 2);
 
@@ -113,9 +114,9 @@ class SqliteMigrationTest {
                   7,
                   12,
                   LeaseState.HELD,
-                  Records.holder("v2-holder"),
-                  Records.TTL,
-                  Records.TIME));
+                  Samples.holder("v2-holder"),
+                  Samples.TTL,
+                  Samples.TIME));
       assertThat(repository.load("rewritten-by-v1").orElseThrow().ttl())
           .as("a TTL recorded at another revision than the row's was not its last writer's")
           .isEqualTo(LeaseConfig.MAX_DURATION);
@@ -145,7 +146,7 @@ class SqliteMigrationTest {
       // The old process opened the file, prepared its statements, and keeps running.
       try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
         LeaseSnapshot before = repository.load("k").orElseThrow();
-        Instant later = Records.TIME.plusSeconds(5);
+        Instant later = Samples.TIME.plusSeconds(5);
 
         assertThatThrownBy(
                 () -> SchemaV1.write(oldUpdate, "k", 9, 14, "HELD", "v1-successor", later))
@@ -171,7 +172,7 @@ class SqliteMigrationTest {
     SchemaV1.insert(file, "kept", 20, 17, "HELD", "h");
     SchemaV1.insert(file, "other", 3, 4, "RELEASED", "h");
     SchemaV1.setMeta(file, "generation_floor", 9);
-    SchemaV1.setMeta(file, "floor_raised_at_seconds", Records.TIME.getEpochSecond());
+    SchemaV1.setMeta(file, "floor_raised_at_seconds", Samples.TIME.getEpochSecond());
 
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file)) {
       LeaseSnapshot floor = repository.load("pruned-by-v1").orElseThrow();
@@ -179,8 +180,8 @@ class SqliteMigrationTest {
       assertThat(floor)
           .isEqualTo(
               LeaseSnapshot.floor(
-                  "pruned-by-v1", 9, 17, Instant.ofEpochSecond(Records.TIME.getEpochSecond())));
-      LeaseWrite back = floor.acquisition(Records.holder("back"), Records.TTL, Records.TIME);
+                  "pruned-by-v1", 9, 17, Instant.ofEpochSecond(Samples.TIME.getEpochSecond())));
+      LeaseWrite back = floor.acquisition(Samples.holder("back"), Samples.TTL, Samples.TIME);
       repository.save(back);
       assertThat(repository.load("pruned-by-v1").orElseThrow())
           .returns(10L, LeaseSnapshot::generation)

@@ -10,6 +10,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.testkit.ChildJvm;
 import dev.rivus.agentkit.lease.testkit.LeaseHolderMain;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -57,9 +58,9 @@ class SqliteMultiProcessTest {
   @Test
   void concurrentSaversInThreeProcessesHaveExactlyOneWinnerPerRevision() throws Exception {
     Path db = dir.resolve("leases.db");
-    long firstGeneration = Records.first("contended", "seed").generation();
+    long firstGeneration = Samples.first("contended", "seed").generation();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
-      repository.save(Records.firstWrite("contended", "seed"));
+      repository.save(Samples.firstWrite("contended", "seed"));
     }
     List<ChildJvm> racers =
         List.of(
@@ -134,7 +135,7 @@ class SqliteMultiProcessTest {
       throws Exception {
     Path db = dir.resolve("leases.db");
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
-      LeaseWrite first = Records.firstWrite("fenced", "holder");
+      LeaseWrite first = Samples.firstWrite("fenced", "holder");
       repository.save(first);
       ChildJvm holder = child("fence", db.toString(), "fenced");
       holder.awaitLine("FENCED", PATIENCE);
@@ -142,7 +143,7 @@ class SqliteMultiProcessTest {
       CompletableFuture<LeaseRepository.Fence> waiter =
           CompletableFuture.supplyAsync(() -> lockFence(repository, "fenced"));
       // Saves (renewals) go on while another process holds the fence.
-      LeaseWrite renewal = first.snapshot().renewal(Records.TIME.plusSeconds(1));
+      LeaseWrite renewal = first.snapshot().renewal(Samples.TIME.plusSeconds(1));
       repository.save(renewal);
       assertThat(repository.load("fenced")).hasValue(renewal.snapshot());
       try (LeaseRepository.Fence other = repository.lockFence("another key")) {
@@ -240,9 +241,9 @@ class SqliteMultiProcessTest {
     long[] firstGenerations = new long[3];
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
       for (int k = 0; k < 3; k++) {
-        LeaseWrite first = Records.firstWrite("hammer-" + k, "seed");
+        LeaseWrite first = Samples.firstWrite("hammer-" + k, "seed");
         repository.save(first);
-        repository.save(first.snapshot().release(Records.TIME));
+        repository.save(first.snapshot().release(Samples.TIME));
         firstGenerations[k] = first.snapshot().generation();
       }
     }

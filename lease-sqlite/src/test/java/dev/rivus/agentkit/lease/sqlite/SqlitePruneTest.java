@@ -10,7 +10,8 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,7 @@ class SqlitePruneTest {
 
   @TempDir Path dir;
 
-  private final AtomicReference<Instant> now = new AtomicReference<>(Records.TIME);
+  private final AtomicReference<Instant> now = new AtomicReference<>(Samples.TIME);
   private final InstantSource clock = now::get;
 
   private SqliteLeaseRepository open() {
@@ -43,7 +44,7 @@ class SqlitePruneTest {
   void prunedKeyLoadsAsAFloorAndComesBackAboveEveryGenerationAndRevisionItHad() {
     FakePlatform platform = new FakePlatform();
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = LeaseManager.create(repository, CONFIG, platform)) {
+        LeaseManager leases = platform.newManager(repository, CONFIG)) {
       for (int i = 0; i < 3; i++) {
         leases.acquire("task").close();
       }
@@ -71,16 +72,16 @@ class SqlitePruneTest {
         new LeaseWrite(
             LeaseWrite.Intent.ACQUIRE,
             new LeaseSnapshot(
-                "old", 41, 90, LeaseState.HELD, Records.holder("h"), Records.TTL, Records.TIME),
+                "old", 41, 90, LeaseState.HELD, Samples.holder("h"), Samples.TTL, Samples.TIME),
             0);
     try (SqliteLeaseRepository repository = open()) {
       repository.save(first);
-      repository.save(first.snapshot().release(Records.TIME));
+      repository.save(first.snapshot().release(Samples.TIME));
       repository.prune(Duration.ZERO);
     }
 
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = LeaseManager.create(repository, CONFIG, new FakePlatform());
+        LeaseManager leases = (new FakePlatform()).newManager(repository, CONFIG);
         Lease back = leases.acquire("old");
         Lease fresh = leases.acquire("never-seen")) {
       assertThat(back.generation()).isEqualTo(42);
@@ -92,17 +93,17 @@ class SqlitePruneTest {
   @Test
   void onlyTombstonesOlderThanTheAgeArePrunedAndHeldRecordsNever() {
     try (SqliteLeaseRepository repository = open()) {
-      LeaseWrite oldHeld = Records.firstWrite("old-held", "h");
+      LeaseWrite oldHeld = Samples.firstWrite("old-held", "h");
       LeaseWrite oldTombstone =
-          Records.first("old-released", "h").release(Records.TIME.minusSeconds(1));
+          Samples.first("old-released", "h").release(Samples.TIME.minusSeconds(1));
       LeaseWrite youngTombstone =
-          Records.first("young-released", "h").release(Records.TIME.plus(Duration.ofHours(2)));
+          Samples.first("young-released", "h").release(Samples.TIME.plus(Duration.ofHours(2)));
       repository.save(oldHeld);
-      repository.save(Records.firstWrite("old-released", "h"));
+      repository.save(Samples.firstWrite("old-released", "h"));
       repository.save(oldTombstone);
-      repository.save(Records.firstWrite("young-released", "h"));
+      repository.save(Samples.firstWrite("young-released", "h"));
       repository.save(youngTombstone);
-      now.set(Records.TIME.plus(Duration.ofHours(3)));
+      now.set(Samples.TIME.plus(Duration.ofHours(3)));
 
       int pruned = repository.prune(Duration.ofHours(2));
 
@@ -120,10 +121,10 @@ class SqlitePruneTest {
           new LeaseWrite(
               LeaseWrite.Intent.ACQUIRE,
               new LeaseSnapshot(
-                  "k", 5, 9, LeaseState.HELD, Records.holder("h"), Records.TTL, Records.TIME),
+                  "k", 5, 9, LeaseState.HELD, Samples.holder("h"), Samples.TTL, Samples.TIME),
               0);
       repository.save(first);
-      repository.save(first.snapshot().release(Records.TIME));
+      repository.save(first.snapshot().release(Samples.TIME));
       repository.prune(Duration.ZERO);
       LeaseSnapshot floor = repository.load("k").orElseThrow();
       LeaseWrite tooLow =
@@ -134,9 +135,9 @@ class SqlitePruneTest {
                   floor.generation(),
                   floor.revision() + 1,
                   LeaseState.HELD,
-                  Records.holder("late"),
-                  Records.TTL,
-                  Records.TIME),
+                  Samples.holder("late"),
+                  Samples.TTL,
+                  Samples.TIME),
               floor.revision());
 
       assertThatThrownBy(() -> repository.save(tooLow))

@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -40,17 +41,17 @@ class SqliteRecordsTest {
 
   @Test
   void savedRecordLoadsEqualInEveryFieldIncludingNanosecondsAndTheTtl() {
-    LeaseWrite first = Records.firstWrite("task:42", "handle-1");
+    LeaseWrite first = Samples.firstWrite("task:42", "handle-1");
 
     repository.save(first);
 
     assertThat(repository.load("task:42")).hasValue(first.snapshot());
-    assertThat(repository.load("task:42").orElseThrow().ttl()).isEqualTo(Records.TTL);
+    assertThat(repository.load("task:42").orElseThrow().ttl()).isEqualTo(Samples.TTL);
   }
 
   @Test
   void aTtlTooLongForNanosecondsIsStoredAsTheLongestThatFits() {
-    LeaseSnapshot first = Records.first("long", "h");
+    LeaseSnapshot first = Samples.first("long", "h");
     LeaseWrite write =
         new LeaseWrite(
             LeaseWrite.Intent.ACQUIRE,
@@ -61,7 +62,7 @@ class SqliteRecordsTest {
                 LeaseState.HELD,
                 first.holder(),
                 Duration.ofDays(365L * 1000),
-                Records.TIME),
+                Samples.TIME),
             0);
 
     repository.save(write);
@@ -74,9 +75,9 @@ class SqliteRecordsTest {
   @Test
   void keysThatSqliteJdbcWouldEncodeAlikeKeepTheirOwnRecords() {
     // "a\uD800" becomes "a?" in sqlite-jdbc's UTF-8 text; a TEXT key column would merge the two.
-    LeaseWrite lone = Records.firstWrite("a\uD800", "lone-surrogate");
-    LeaseWrite question = Records.firstWrite("a?", "question-mark");
-    LeaseWrite reversed = Records.firstWrite("\uDC00\uD800", "reversed-pair");
+    LeaseWrite lone = Samples.firstWrite("a\uD800", "lone-surrogate");
+    LeaseWrite question = Samples.firstWrite("a?", "question-mark");
+    LeaseWrite reversed = Samples.firstWrite("\uDC00\uD800", "reversed-pair");
 
     repository.save(lone);
     repository.save(question);
@@ -89,10 +90,10 @@ class SqliteRecordsTest {
 
   @Test
   void loadAllListsEveryRecordWithItsKeyDecodedExactly() {
-    LeaseWrite lone = Records.firstWrite("a\uD800", "lone-surrogate");
-    LeaseWrite emoji = Records.firstWrite("emoji 🚀 key", "emoji");
-    LeaseWrite plain = Records.firstWrite("task:42", "plain");
-    LeaseWrite released = plain.snapshot().release(Records.TIME);
+    LeaseWrite lone = Samples.firstWrite("a\uD800", "lone-surrogate");
+    LeaseWrite emoji = Samples.firstWrite("emoji 🚀 key", "emoji");
+    LeaseWrite plain = Samples.firstWrite("task:42", "plain");
+    LeaseWrite released = plain.snapshot().release(Samples.TIME);
     for (LeaseWrite write : List.of(lone, emoji, plain, released)) {
       repository.save(write);
     }
@@ -103,7 +104,7 @@ class SqliteRecordsTest {
 
   @Test
   void wellFormedKeysAreStoredAsTheirUtf8Bytes() throws Exception {
-    repository.save(Records.firstWrite("caf\u00e9/日本", "h"));
+    repository.save(Samples.firstWrite("caf\u00e9/日本", "h"));
 
     try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + repository.file());
         Statement statement = raw.createStatement();
@@ -115,14 +116,14 @@ class SqliteRecordsTest {
 
   @Test
   void aTakeoverAndTheNewHoldersReleaseInOneBatchAreBothSaved() {
-    repository.save(Records.firstWrite("k", "holder-a"));
-    repository.save(repository.load("k").orElseThrow().release(Records.TIME));
+    repository.save(Samples.firstWrite("k", "holder-a"));
+    repository.save(repository.load("k").orElseThrow().release(Samples.TIME));
     LeaseWrite taken =
         repository
             .load("k")
             .orElseThrow()
-            .acquisition(Records.holder("holder-b"), Records.TTL, Records.TIME);
-    LeaseWrite released = taken.snapshot().release(Records.TIME);
+            .acquisition(Samples.holder("holder-b"), Samples.TTL, Samples.TIME);
+    LeaseWrite released = taken.snapshot().release(Samples.TIME);
 
     List<SaveOutcome> outcomes = repository.saveAll(List.of(taken, released));
 
@@ -132,26 +133,26 @@ class SqliteRecordsTest {
 
   @Test
   void writesThatWouldGiveTheStoredGenerationToAnotherHolderConflict() {
-    LeaseSnapshot first = Records.first("k", "holder-a");
-    repository.save(Records.firstWrite("k", "holder-a"));
+    LeaseSnapshot first = Samples.first("k", "holder-a");
+    repository.save(Samples.firstWrite("k", "holder-a"));
     LeaseSnapshot otherHolder =
         new LeaseSnapshot(
             "k",
             first.generation(),
             2,
             LeaseState.HELD,
-            Records.holder("holder-b"),
-            Records.TTL,
-            Records.TIME);
+            Samples.holder("holder-b"),
+            Samples.TTL,
+            Samples.TIME);
     LeaseSnapshot otherHolderReleased =
         new LeaseSnapshot(
             "k",
             first.generation(),
             2,
             LeaseState.RELEASED,
-            Records.holder("holder-b"),
-            Records.TTL,
-            Records.TIME);
+            Samples.holder("holder-b"),
+            Samples.TTL,
+            Samples.TIME);
 
     // A renewal names its holder by its generation, which no other holder of the key ever gets;
     // a renewal only moves the revision and time, so it is not checked against the holder here.
@@ -173,14 +174,14 @@ class SqliteRecordsTest {
         new LeaseWrite(
             LeaseWrite.Intent.ACQUIRE,
             new LeaseSnapshot(
-                "k", 3, 1, LeaseState.HELD, Records.holder("a"), Records.TTL, Records.TIME),
+                "k", 3, 1, LeaseState.HELD, Samples.holder("a"), Samples.TTL, Samples.TIME),
             0);
     repository.save(third);
     LeaseWrite lower =
         new LeaseWrite(
             LeaseWrite.Intent.ACQUIRE,
             new LeaseSnapshot(
-                "k", 2, 2, LeaseState.HELD, Records.holder("b"), Records.TTL, Records.TIME),
+                "k", 2, 2, LeaseState.HELD, Samples.holder("b"), Samples.TTL, Samples.TIME),
             1);
 
     assertThatThrownBy(() -> repository.save(lower)).isInstanceOf(RevisionConflict.class);
@@ -191,9 +192,9 @@ class SqliteRecordsTest {
   void aBatchIsOneTransactionWithOneCommitWhateverItsSize() {
     List<LeaseWrite> renewals = new ArrayList<>();
     for (int i = 0; i < 3 * Writes.CHUNK + 7; i++) {
-      LeaseWrite first = Records.firstWrite("batch/" + i, "h" + i);
+      LeaseWrite first = Samples.firstWrite("batch/" + i, "h" + i);
       repository.save(first);
-      renewals.add(first.snapshot().renewal(Records.TIME.plusSeconds(1)));
+      renewals.add(first.snapshot().renewal(Samples.TIME.plusSeconds(1)));
     }
     long before = repository.commits();
 
@@ -206,16 +207,16 @@ class SqliteRecordsTest {
 
   @Test
   void aBatchMixingIntentsAndKeysWithoutRecordsSavesEachAsIfOneByOne() {
-    LeaseWrite held = Records.firstWrite("held", "a");
-    LeaseWrite toRelease = Records.firstWrite("to-release", "b");
+    LeaseWrite held = Samples.firstWrite("held", "a");
+    LeaseWrite toRelease = Samples.firstWrite("to-release", "b");
     repository.save(held);
     repository.save(toRelease);
-    LeaseWrite created = Records.firstWrite("created", "c");
-    LeaseWrite renewal = held.snapshot().renewal(Records.TIME.plusSeconds(1));
-    LeaseWrite release = toRelease.snapshot().release(Records.TIME.plusSeconds(1));
-    LeaseWrite createdRenewed = created.snapshot().renewal(Records.TIME.plusSeconds(2));
-    LeaseWrite createdAgain = Records.firstWrite("created", "d");
-    LeaseWrite renewalOfNothing = Records.first("nothing", "e").renewal(Records.TIME);
+    LeaseWrite created = Samples.firstWrite("created", "c");
+    LeaseWrite renewal = held.snapshot().renewal(Samples.TIME.plusSeconds(1));
+    LeaseWrite release = toRelease.snapshot().release(Samples.TIME.plusSeconds(1));
+    LeaseWrite createdRenewed = created.snapshot().renewal(Samples.TIME.plusSeconds(2));
+    LeaseWrite createdAgain = Samples.firstWrite("created", "d");
+    LeaseWrite renewalOfNothing = Samples.first("nothing", "e").renewal(Samples.TIME);
 
     List<SaveOutcome> outcomes =
         repository.saveAll(
@@ -238,7 +239,7 @@ class SqliteRecordsTest {
 
   @Test
   void reopeningFindsTheRecordsAndTheSchemaVersion() throws Exception {
-    LeaseWrite first = Records.firstWrite("task:42", "handle-1");
+    LeaseWrite first = Samples.firstWrite("task:42", "handle-1");
     repository.save(first);
     repository.close();
 

@@ -8,6 +8,7 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.StoreLost;
+import dev.rivus.agentkit.lease.testkit.Samples;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +49,8 @@ class SqliteStoreIdentityTest {
         SqliteLeaseRepository byLink = SqliteLeaseRepository.open(link)) {
       assertThat(byLink.file()).isEqualTo(real.toRealPath());
       assertThat(byLink.fenceFile()).isEqualTo(byReal.fenceFile());
-      byReal.save(Records.firstWrite("k", "h"));
-      assertThat(byLink.load("k")).hasValue(Records.first("k", "h"));
+      byReal.save(Samples.firstWrite("k", "h"));
+      assertThat(byLink.load("k")).hasValue(Samples.first("k", "h"));
 
       LeaseRepository.Fence held = byReal.lockFence("k");
       AtomicBoolean released = new AtomicBoolean();
@@ -115,7 +116,7 @@ class SqliteStoreIdentityTest {
   @Test
   void aFileShorterThanADatabaseHeaderIsRefused() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
-      repository.save(Records.firstWrite("k", "h"));
+      repository.save(Samples.firstWrite("k", "h"));
     }
     truncate(database(), 50);
 
@@ -129,7 +130,7 @@ class SqliteStoreIdentityTest {
   void aDatabaseCutShortAfterItsFirstPageIsRefusedAsCorrupt() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
       for (int i = 0; i < 100; i++) {
-        repository.save(Records.firstWrite("key-" + i + "-" + "x".repeat(200), "h"));
+        repository.save(Samples.firstWrite("key-" + i + "-" + "x".repeat(200), "h"));
       }
     } // the last connection checkpoints the WAL into the file
     truncate(database(), 4096);
@@ -152,23 +153,23 @@ class SqliteStoreIdentityTest {
 
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
       assertThat(Files.size(database())).as("size of the new database").isGreaterThan(100);
-      repository.save(Records.firstWrite("k", "h"));
+      repository.save(Samples.firstWrite("k", "h"));
     }
     assertThat(leftover).doesNotExist();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
-      assertThat(repository.load("k")).hasValue(Records.first("k", "h"));
+      assertThat(repository.load("k")).hasValue(Samples.first("k", "h"));
     }
   }
 
   @Test
   void everyCallFailsWithStoreLostOnceTheDatabaseIsDeletedAndNoFileComesBack() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
-      LeaseWrite first = Records.firstWrite("k", "h");
+      LeaseWrite first = Samples.firstWrite("k", "h");
       repository.save(first);
 
       StoreFiles.deleteAll(database());
 
-      LeaseWrite renewal = first.snapshot().renewal(Records.TIME);
+      LeaseWrite renewal = first.snapshot().renewal(Samples.TIME);
       for (ThrowingCallable call :
           List.<ThrowingCallable>of(
               () -> repository.load("k"),
@@ -190,16 +191,16 @@ class SqliteStoreIdentityTest {
   @Test
   void aDatabaseReplacedByANewOneIsNotAdoptedByTheRepositoryThatOpenedTheOldOne() throws Exception {
     try (SqliteLeaseRepository old = SqliteLeaseRepository.open(database())) {
-      old.save(Records.firstWrite("k", "old"));
+      old.save(Samples.firstWrite("k", "old"));
       StoreFiles.deleteAll(database());
 
       try (SqliteLeaseRepository replacement = SqliteLeaseRepository.open(database())) {
-        replacement.save(Records.firstWrite("k", "new"));
+        replacement.save(Samples.firstWrite("k", "new"));
 
         assertThatThrownBy(() -> old.load("k"))
             .isInstanceOf(StoreLost.class)
             .hasMessageContaining("replaced by another file");
-        assertThat(replacement.load("k")).hasValue(Records.first("k", "new"));
+        assertThat(replacement.load("k")).hasValue(Samples.first("k", "new"));
       }
     }
   }
@@ -207,28 +208,28 @@ class SqliteStoreIdentityTest {
   @Test
   void aDatabaseDeletedWithoutItsWriteAheadLogIsCreatedAnewWithoutTheOldLog() throws Exception {
     try (SqliteLeaseRepository old = SqliteLeaseRepository.open(database())) {
-      old.save(Records.firstWrite("k", "old"));
+      old.save(Samples.firstWrite("k", "old"));
       assertThat(dir.resolve("leases.db-wal")).as("the old database's log").exists();
 
       Files.delete(database()); // rm leases.db, leaving leases.db-wal and leases.db-shm
 
       try (SqliteLeaseRepository replacement = SqliteLeaseRepository.open(database())) {
         assertThat(replacement.load("k")).as("the old database's record").isEmpty();
-        replacement.save(Records.firstWrite("k", "new"));
-        assertThatThrownBy(() -> old.save(Records.first("k", "old").renewal(Records.TIME)))
+        replacement.save(Samples.firstWrite("k", "new"));
+        assertThatThrownBy(() -> old.save(Samples.first("k", "old").renewal(Samples.TIME)))
             .isInstanceOf(StoreLost.class);
-        assertThat(replacement.load("k")).hasValue(Records.first("k", "new"));
+        assertThat(replacement.load("k")).hasValue(Samples.first("k", "new"));
       }
     }
     try (SqliteLeaseRepository reopened = SqliteLeaseRepository.open(database())) {
-      assertThat(reopened.load("k")).hasValue(Records.first("k", "new"));
+      assertThat(reopened.load("k")).hasValue(Samples.first("k", "new"));
     }
   }
 
   @Test
   void aDatabaseEmptiedUnderTheRepositoryIsLost() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
-      repository.save(Records.firstWrite("k", "h"));
+      repository.save(Samples.firstWrite("k", "h"));
 
       truncate(database(), 0);
 
@@ -241,7 +242,7 @@ class SqliteStoreIdentityTest {
   @Test
   void aDatabaseWhoseLeaseTableWasDroppedIsLost() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
-      repository.save(Records.firstWrite("k", "h"));
+      repository.save(Samples.firstWrite("k", "h"));
       try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + database());
           Statement statement = raw.createStatement()) {
         statement.execute("DROP TABLE lease");

@@ -65,6 +65,18 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
+   * Starts {@code mainClass} in a new JVM with the current {@code java} binary and class path.
+   *
+   * @param mainClass the class whose {@code main} the child runs
+   * @param args the arguments of {@code main}
+   * @return the running child; close it to destroy it
+   * @throws UncheckedIOException if the process cannot be started
+   */
+  public static ChildJvm start(Class<?> mainClass, String... args) {
+    return start(mainClass.getName(), List.of(args));
+  }
+
+  /**
    * Starts the class named {@code mainClass} in a new JVM with the current {@code java} binary and
    * class path.
    *

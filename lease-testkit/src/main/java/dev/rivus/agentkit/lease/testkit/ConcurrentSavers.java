@@ -22,15 +22,19 @@ final class ConcurrentSavers {
   /** Attempts per thread at most, so a very fast repository still ends the race early. */
   private static final int MAX_ATTEMPTS = 5_000;
 
-  private final LeaseRepository repository;
+  private final List<LeaseRepository> instances;
   private final String key;
   private final int threads;
   private final Duration duration;
   private final Duration patience;
 
   ConcurrentSavers(
-      LeaseRepository repository, String key, int threads, Duration duration, Duration patience) {
-    this.repository = repository;
+      List<LeaseRepository> instances,
+      String key,
+      int threads,
+      Duration duration,
+      Duration patience) {
+    this.instances = List.copyOf(instances);
     this.key = key;
     this.threads = threads;
     this.duration = duration;
@@ -44,12 +48,13 @@ final class ConcurrentSavers {
    * Seeds the record at revision 1, races the threads for {@code duration}, and sums their wins.
    */
   Outcome run(Workers workers) throws Exception {
-    repository.save(Samples.firstWrite(key, "seed"));
+    instances.get(0).save(Samples.firstWrite(key, "seed"));
     CountDownLatch start = new CountDownLatch(1);
     List<Future<Outcome>> savers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       HolderIdentity self = Samples.holder("saver-" + i);
-      savers.add(workers.submit(() -> race(self, start)));
+      LeaseRepository repository = instances.get(i % instances.size());
+      savers.add(workers.submit(() -> race(repository, self, start)));
     }
     start.countDown();
     List<Long> won = new ArrayList<>();
@@ -64,7 +69,8 @@ final class ConcurrentSavers {
     return new Outcome(won, raises, conflicts);
   }
 
-  private Outcome race(HolderIdentity self, CountDownLatch start) throws InterruptedException {
+  private Outcome race(LeaseRepository repository, HolderIdentity self, CountDownLatch start)
+      throws InterruptedException {
     start.await();
     long end = System.nanoTime() + duration.toNanos();
     List<Long> won = new ArrayList<>();

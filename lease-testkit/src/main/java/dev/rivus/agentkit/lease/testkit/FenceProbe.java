@@ -29,11 +29,18 @@ final class FenceProbe {
   private static final Duration INSIDE = Duration.ofNanos(200_000);
 
   private final LeaseRepository repository;
+  private final LeaseRepository other;
   private final Workers workers;
   private final Duration patience;
 
-  FenceProbe(LeaseRepository repository, Workers workers, Duration patience) {
+  /**
+   * A probe whose first party takes fences through {@code repository} and whose second party (the
+   * waiter, every other hammering thread) through {@code other}, which may be the same instance.
+   */
+  FenceProbe(
+      LeaseRepository repository, LeaseRepository other, Workers workers, Duration patience) {
     this.repository = repository;
+    this.other = other;
     this.workers = workers;
     this.patience = patience;
   }
@@ -78,7 +85,7 @@ final class FenceProbe {
           workers.submit(
               () -> {
                 waiting.countDown();
-                try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+                try (LeaseRepository.Fence fence = other.lockFence(key)) {
                   got.countDown();
                 }
                 return null;
@@ -104,12 +111,13 @@ final class FenceProbe {
     CountDownLatch start = new CountDownLatch(1);
     List<Future<Void>> hammers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
+      LeaseRepository instance = t % 2 == 0 ? repository : other;
       hammers.add(
           workers.submit(
               () -> {
                 start.await();
                 for (int round = 0; round < rounds; round++) {
-                  try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+                  try (LeaseRepository.Fence fence = instance.lockFence(key)) {
                     most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                     entries.incrementAndGet();
                     stayInside(inside);

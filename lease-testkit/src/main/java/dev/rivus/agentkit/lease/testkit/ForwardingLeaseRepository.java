@@ -65,4 +65,39 @@ public class ForwardingLeaseRepository implements LeaseRepository {
   public void close() {
     delegate.close();
   }
+
+  /**
+   * Saves a batch one write at a time through this repository's own {@link #save}, as the port's
+   * default {@link LeaseRepository#saveAll} does: for a {@link #saveAll} override that wants its
+   * overridden {@code save} to see every renewal.
+   *
+   * @param writes the writes
+   * @return one outcome per write, in order
+   */
+  protected final List<SaveOutcome> saveEach(List<LeaseWrite> writes) {
+    return new OneByOne().saveAll(writes);
+  }
+
+  /** Routes everything to this repository and keeps the port's default, one-by-one batch. */
+  private final class OneByOne implements LeaseRepository {
+    @Override
+    public Optional<LeaseSnapshot> load(String key) {
+      return ForwardingLeaseRepository.this.load(key);
+    }
+
+    @Override
+    public List<LeaseSnapshot> loadAll() {
+      return ForwardingLeaseRepository.this.loadAll();
+    }
+
+    @Override
+    public void save(LeaseWrite write) {
+      ForwardingLeaseRepository.this.save(write);
+    }
+
+    @Override
+    public Fence lockFence(String key) throws InterruptedException {
+      return ForwardingLeaseRepository.this.lockFence(key);
+    }
+  }
 }

@@ -11,7 +11,6 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -283,7 +282,7 @@ final class GenerationWalk {
       platform.markRunning(other.self);
       other.platform.markRunning(self);
     }
-    Node node = new Node(self, platform, LeaseManager.create(repository, CONFIG, platform));
+    Node node = new Node(self, platform, platform.newManager(repository, CONFIG));
     log.add("start " + node);
     return node;
   }

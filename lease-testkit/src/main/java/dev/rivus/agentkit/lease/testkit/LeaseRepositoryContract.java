@@ -16,7 +16,6 @@ import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,9 +38,11 @@ import org.junit.jupiter.api.Timeout;
  * CrossProcessLeaseContract}.
  *
  * <p>An adapter's test extends this class and implements {@link #createRepository()}, returning a
- * repository on fresh, empty storage for each test (for example in a {@code @TempDir}); it
- * overrides {@link #closeRepository(LeaseRepository)} if closing needs more than {@link
- * LeaseRepository#close()}. Each test asserts what the specification promises and fails otherwise.
+ * repository on fresh, empty storage for each test (for example in a {@code @TempDir}), and {@link
+ * #openSecondInstance()}, returning another instance on that same storage, opened as a second
+ * process would open it; the contract's two-instance tests use both at once. It overrides {@link
+ * #closeRepository(LeaseRepository)} if closing needs more than {@link LeaseRepository#close()}.
+ * Each test asserts what the specification promises and fails otherwise.
  *
  * <p>Not thread-safe: JUnit runs one test of an instance at a time.
  */
@@ -54,6 +55,7 @@ public abstract class LeaseRepositoryContract {
   static final int WALK_STEPS = 200;
 
   private @Nullable LeaseRepository repository;
+  private @Nullable LeaseRepository second;
   private @Nullable Workers workers;
 
   /** For subclasses. */
@@ -66,6 +68,19 @@ public abstract class LeaseRepositoryContract {
    * @throws Exception if it cannot be created
    */
   protected abstract LeaseRepository createRepository() throws Exception;
+
+  /**
+   * Opens a second repository instance on the storage of the one {@link #createRepository()} made
+   * for this test, as another process would open it (a new connection, a new file handle, its own
+   * caches), so that the contract can check that two instances exclude each other as two processes
+   * must. Called at most once per test, by the tests that need it; the instance is closed with
+   * {@link #closeRepository} after the test. A store that exists only inside one instance, such as
+   * memory, returns {@link #repository()} itself, which is then closed once.
+   *
+   * @return another instance on the same storage
+   * @throws Exception if it cannot be opened
+   */
+  protected abstract LeaseRepository openSecondInstance() throws Exception;
 
   /**
    * Closes a repository created by {@link #createRepository()}. Called after each test.
@@ -137,15 +152,41 @@ public abstract class LeaseRepositoryContract {
       workers.close();
       workers = null;
     }
-    if (repository != null) {
-      LeaseRepository closing = repository;
-      repository = null;
-      closeRepository(closing);
+    LeaseRepository closingSecond = second;
+    second = null;
+    try {
+      if (closingSecond != null && closingSecond != repository) {
+        closeRepository(closingSecond);
+      }
+    } finally {
+      if (repository != null) {
+        LeaseRepository closing = repository;
+        repository = null;
+        closeRepository(closing);
+      }
     }
   }
 
   private FenceProbe fence() {
-    return new FenceProbe(repository(), workers(), patience());
+    return new FenceProbe(repository(), repository(), workers(), patience());
+  }
+
+  /** A probe whose second party takes the fence through the second instance. */
+  private FenceProbe fenceAcrossInstances() throws Exception {
+    return new FenceProbe(repository(), secondInstance(), workers(), patience());
+  }
+
+  /**
+   * Returns the second instance of the running test, opening it on first use.
+   *
+   * @return an instance on the same storage as {@link #repository()}
+   * @throws Exception if {@link #openSecondInstance()} fails
+   */
+  protected final LeaseRepository secondInstance() throws Exception {
+    if (second == null) {
+      second = openSecondInstance();
+    }
+    return second;
   }
 
   private Workers workers() {
@@ -440,8 +481,77 @@ public abstract class LeaseRepositoryContract {
    */
   @Test
   public void concurrentSaversNeverLoseAnUpdateAndEachRevisionHasOneWinner() throws Exception {
+    assertNoUpdateLost(List.of(repository()));
+  }
+
+  // ---- two instances on one storage, as two processes use it ----
+
+  /**
+   * A record one instance writes is what the other reads next, and a write the other makes from an
+   * older read conflicts: neither caches what the storage says.
+   *
+   * @throws Exception if the second instance cannot be opened
+   */
+  @Test
+  public void twoInstancesReadEachOthersWritesAndConflictOnStaleOnes() throws Exception {
+    LeaseRepository one = repository();
+    LeaseRepository other = secondInstance();
+    LeaseWrite first = Samples.firstWrite("shared", "h-1");
+    one.save(first);
+    LeaseSnapshot seenByOther = other.load("shared").orElseThrow();
+    assertThat(seenByOther)
+        .as("the first write, read by the other instance")
+        .isEqualTo(first.snapshot());
+
+    LeaseWrite renewal = first.snapshot().renewal(Samples.TIME.plusSeconds(1));
+    one.save(renewal);
+
+    assertThat(other.load("shared"))
+        .as("the renewal, read by the other")
+        .contains(renewal.snapshot());
+    assertThatThrownBy(() -> other.save(seenByOther.renewal(Samples.TIME.plusSeconds(2))))
+        .as("a renewal from the other's older read")
+        .isInstanceOf(RevisionConflict.class);
+    assertThat(one.load("shared")).contains(renewal.snapshot());
+  }
+
+  /**
+   * Savers on two instances, half on each, still never lose an update and never win one revision
+   * twice.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void concurrentSaversOnTwoInstancesNeverLoseAnUpdate() throws Exception {
+    assertNoUpdateLost(List.of(repository(), secondInstance()));
+  }
+
+  /**
+   * A fence held through one instance keeps a thread of the other instance waiting until it is
+   * released.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void aFenceHeldThroughOneInstanceExcludesTheOther() throws Exception {
+    fenceAcrossInstances().waiterProceedsOnlyAfterRelease("fenced");
+  }
+
+  /**
+   * Threads hammering one key's fence through two instances are never inside it two at a time.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void fenceNeverHasTwoHoldersAcrossInstances() throws Exception {
+    int maxConcurrent = fenceAcrossInstances().maxConcurrentHolders("fenced", 4, 50);
+
+    assertThat(maxConcurrent).as("most threads inside the fence at once").isEqualTo(1);
+  }
+
+  private void assertNoUpdateLost(List<LeaseRepository> instances) throws Exception {
     ConcurrentSavers savers =
-        new ConcurrentSavers(repository(), "contended", 8, Duration.ofSeconds(1), patience());
+        new ConcurrentSavers(instances, "contended", 8, Duration.ofSeconds(1), patience());
 
     ConcurrentSavers.Outcome outcome = savers.run(workers());
 
@@ -563,7 +673,7 @@ public abstract class LeaseRepositoryContract {
     LosableFences losable = new LosableFences(repository(), this::loseFence);
     FakePlatform platform = new FakePlatform();
     LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
-    try (LeaseManager leases = LeaseManager.create(losable, config, platform)) {
+    try (LeaseManager leases = platform.newManager(losable, config)) {
       Lease lease = leases.acquire("fenced");
       CountDownLatch working = new CountDownLatch(1);
       CountDownLatch cancelled = new CountDownLatch(1);

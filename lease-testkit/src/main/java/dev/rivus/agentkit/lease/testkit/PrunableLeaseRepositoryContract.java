@@ -11,7 +11,6 @@ import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +47,7 @@ public abstract class PrunableLeaseRepositoryContract extends LeaseRepositoryCon
     PrunableLeaseRepository prunable = (PrunableLeaseRepository) repository();
     LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
     long released;
-    try (LeaseManager leases = LeaseManager.create(prunable, config, new FakePlatform());
+    try (LeaseManager leases = (new FakePlatform()).newManager(prunable, config);
         Lease kept = leases.acquire("kept")) {
       for (int i = 0; i < 3; i++) {
         leases.acquire("pruned").close();

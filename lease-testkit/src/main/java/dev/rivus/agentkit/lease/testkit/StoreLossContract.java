@@ -9,7 +9,6 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.StoreLost;
-import dev.rivus.agentkit.lease.platform.FakePlatform;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +59,7 @@ public interface StoreLossContract {
   @Test
   default void aHolderWhoseStoreWasDeletedLosesItsLeaseAtItsNextRenewal() throws Exception {
     FakePlatform platform = new FakePlatform();
-    try (LeaseManager leases = LeaseManager.create(storeUnderTest(), CONFIG, platform)) {
+    try (LeaseManager leases = platform.newManager(storeUnderTest(), CONFIG)) {
       Lease lease = leases.acquire("ghost");
 
       deleteStore();
@@ -84,7 +83,7 @@ public interface StoreLossContract {
   default void aStoreReplacedUnderAHolderIsNotAdoptedAndTokensStillRise() throws Exception {
     FakePlatform oldPlatform = new FakePlatform();
     FakePlatform newPlatform = new FakePlatform();
-    try (LeaseManager oldLeases = LeaseManager.create(storeUnderTest(), CONFIG, oldPlatform)) {
+    try (LeaseManager oldLeases = oldPlatform.newManager(storeUnderTest(), CONFIG)) {
       for (int i = 0; i < 5; i++) {
         oldLeases.acquire("replaced").close();
       }
@@ -93,7 +92,7 @@ public interface StoreLossContract {
       deleteStore();
       newPlatform.advance(Duration.ofSeconds(1)); // time passes before the new store is made
       try (LeaseRepository replacement = openAnotherRepository();
-          LeaseManager newLeases = LeaseManager.create(replacement, CONFIG, newPlatform);
+          LeaseManager newLeases = newPlatform.newManager(replacement, CONFIG);
           Lease successor = newLeases.acquire("replaced")) {
 
         assertThat(successor.generation())

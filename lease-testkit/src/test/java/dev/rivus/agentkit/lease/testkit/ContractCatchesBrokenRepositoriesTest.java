@@ -11,6 +11,7 @@ import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.ThrowingConsumer;
@@ -140,6 +142,47 @@ class ContractCatchesBrokenRepositoriesTest {
         LeaseRepositoryContract::saveSucceedsWhileAnotherThreadHoldsTheKeysFence);
   }
 
+  @Test
+  void instancesThatCacheReadsAreCaught() {
+    assertTwoInstanceContractFails(
+        CachingReads::new,
+        LeaseRepositoryContract::twoInstancesReadEachOthersWritesAndConflictOnStaleOnes);
+  }
+
+  @Test
+  void fencesThatExcludeOnlyWithinOneInstanceAreCaught() {
+    assertTwoInstanceContractFails(
+        InstanceLocalFences::new,
+        LeaseRepositoryContract::aFenceHeldThroughOneInstanceExcludesTheOther);
+    assertTwoInstanceContractFails(
+        InstanceLocalFences::new, LeaseRepositoryContract::fenceNeverHasTwoHoldersAcrossInstances);
+  }
+
+  /** Runs a contract test on two instances {@code instance} makes over one shared storage. */
+  private static void assertTwoInstanceContractFails(
+      Function<LeaseRepository, LeaseRepository> instance,
+      ThrowingConsumer<LeaseRepositoryContract> contractTest) {
+    MemoryLeaseRepository storage = new MemoryLeaseRepository();
+    LeaseRepositoryContract contract =
+        new LeaseRepositoryContract() {
+          @Override
+          protected LeaseRepository createRepository() {
+            return instance.apply(storage);
+          }
+
+          @Override
+          protected LeaseRepository openSecondInstance() {
+            return instance.apply(storage);
+          }
+
+          @Override
+          protected Duration patience() {
+            return PATIENCE;
+          }
+        };
+    assertFails(contract, instance.apply(storage).getClass(), contractTest);
+  }
+
   private static void assertContractFails(
       Supplier<LeaseRepository> broken, ThrowingConsumer<LeaseRepositoryContract> contractTest) {
     LeaseRepositoryContract contract =
@@ -147,6 +190,11 @@ class ContractCatchesBrokenRepositoriesTest {
           @Override
           protected LeaseRepository createRepository() {
             return broken.get();
+          }
+
+          @Override
+          protected LeaseRepository openSecondInstance() {
+            return repository();
           }
 
           @Override
@@ -165,6 +213,11 @@ class ContractCatchesBrokenRepositoriesTest {
           @Override
           protected PrunableLeaseRepository createRepository() {
             return broken.get();
+          }
+
+          @Override
+          protected LeaseRepository openSecondInstance() {
+            return repository();
           }
 
           @Override
@@ -193,6 +246,46 @@ class ContractCatchesBrokenRepositoriesTest {
             })
         .as("the contract test run against %s", broken.getSimpleName())
         .isInstanceOf(AssertionError.class);
+  }
+
+  /** Keeps what it read or wrote, and reads it back from memory: blind to other instances. */
+  static final class CachingReads extends ForwardingLeaseRepository {
+    private final Map<String, LeaseSnapshot> cache = new ConcurrentHashMap<>();
+
+    CachingReads(LeaseRepository storage) {
+      super(storage);
+    }
+
+    @Override
+    public Optional<LeaseSnapshot> load(String key) {
+      LeaseSnapshot cached = cache.get(key);
+      if (cached != null) {
+        return Optional.of(cached);
+      }
+      Optional<LeaseSnapshot> loaded = super.load(key);
+      loaded.ifPresent(snapshot -> cache.put(key, snapshot));
+      return loaded;
+    }
+
+    @Override
+    public void save(LeaseWrite write) {
+      super.save(write);
+      cache.put(write.key(), write.snapshot());
+    }
+  }
+
+  /** Fences from a lock table of its own, as a JVM-local lock would be: other instances pass. */
+  static final class InstanceLocalFences extends ForwardingLeaseRepository {
+    private final MemoryLeaseRepository ownLocks = new MemoryLeaseRepository();
+
+    InstanceLocalFences(LeaseRepository storage) {
+      super(storage);
+    }
+
+    @Override
+    public Fence lockFence(String key) throws InterruptedException {
+      return ownLocks.lockFence(key);
+    }
   }
 
   /** Compares, then writes in a second step: two savers can both win one revision. */

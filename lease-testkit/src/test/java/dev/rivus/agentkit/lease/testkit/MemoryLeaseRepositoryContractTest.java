@@ -10,4 +10,10 @@ class MemoryLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract 
   protected PrunableLeaseRepository createRepository() {
     return new MemoryLeaseRepository();
   }
+
+  /** Memory is one instance's own: a second process cannot open it. */
+  @Override
+  protected PrunableLeaseRepository openSecondInstance() {
+    return (PrunableLeaseRepository) repository();
+  }
 }

@@ -1,0 +1,154 @@
+package dev.rivus.agentkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.Samples;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The heartbeat: renewals, retries, and loss when the repository stays out of reach. */
+class RenewalTest {
+
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
+
+  private final MemoryLeaseRepository store = new MemoryLeaseRepository();
+  private final FlakyRepository repository = new FlakyRepository(store);
+  private final FakePlatform platform = Samples.platformOf(100);
+  private final LeaseManager manager =
+      platform.newManager(repository, LeaseConfig.of(TTL, HEARTBEAT));
+
+  @AfterEach
+  void close() {
+    repository.recover();
+    repository.unhang();
+    manager.close();
+  }
+
+  @Test
+  void everyHeartbeatWritesANewRevisionWithTheSameGeneration() {
+    try (Lease lease = manager.acquire("task")) {
+      long revision = store.load("task").orElseThrow().revision();
+
+      platform.advance(HEARTBEAT);
+      platform.advance(HEARTBEAT);
+
+      LeaseSnapshot renewed = store.load("task").orElseThrow();
+      assertThat(renewed.revision()).isEqualTo(revision + 2);
+      assertThat(renewed.generation()).isEqualTo(lease.generation());
+      assertThat(renewed.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void aHolderThatCannotReachItsRepositoryLosesTheLeaseJustBeforeTheTtlSinceItsLastGoodRenewal() {
+    Lease lease = manager.acquire("task");
+    platform.advance(HEARTBEAT); // last successful renewal starts here
+    repository.startFailing();
+    Duration safetyMargin = TTL.dividedBy(10); // a tenth of the TTL, at most one second
+
+    platform.advance(TTL.minus(safetyMargin).minusMillis(1));
+    assertThat(lease.isHeld()).isTrue();
+
+    platform.advance(Duration.ofMillis(1));
+    assertThat(lease.isHeld()).isFalse();
+    LeaseLost lost = lease.lost().toCompletableFuture().join();
+    assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+    assertThat(lost.getCause()).isInstanceOf(LeaseRepositoryFailure.class);
+    assertThat(lost.generation()).isEqualTo(lease.generation());
+  }
+
+  @Test
+  void transientFailuresAreRetriedWithinTheTtlAndTheLeaseIsKept() {
+    try (Lease lease = manager.acquire("task")) {
+      platform.advance(HEARTBEAT);
+      repository.startFailing();
+      platform.advance(TTL.minus(HEARTBEAT)); // several failed attempts
+      repository.recover();
+      long before = store.load("task").orElseThrow().revision();
+
+      platform.advance(HEARTBEAT); // a retry falls due within this step and succeeds
+
+      assertThat(lease.isHeld()).isTrue();
+      assertThat(store.load("task").orElseThrow().revision()).isGreaterThan(before);
+      platform.advance(TTL.multipliedBy(3));
+      assertThat(lease.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void aRenewalThatFindsAnotherHolderLosesTheLeaseAsTakenOver() {
+    Lease lease = manager.acquire("task");
+    LeaseSnapshot mine = store.load("task").orElseThrow();
+    HolderIdentity thief = new HolderIdentity(Samples.sibling(300), "thief-1");
+    store.save(mine.acquisition(thief, TTL, platform.now()));
+
+    platform.advance(HEARTBEAT);
+
+    assertThat(lease.isHeld()).isFalse();
+    LeaseLost lost = lease.lost().toCompletableFuture().join();
+    assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.TAKEN_OVER);
+    assertThat(lost.current()).hasValueSatisfying(s -> assertThat(s.holder()).isEqualTo(thief));
+    assertThat(lost)
+        .hasMessageContaining("the record now shows generation " + (mine.generation() + 1));
+    lease.close();
+    assertThat(store.load("task").orElseThrow().holder()).isEqualTo(thief); // not released by us
+  }
+
+  @Test
+  void closingAnExpiredLeaseReleasesItIfTheRecordIsStillOurs() {
+    Lease lease = manager.acquire("task");
+    repository.startFailing();
+    platform.advance(TTL);
+    assertThat(lease.isHeld()).isFalse();
+    repository.recover();
+
+    lease.close();
+
+    LeaseSnapshot stored = store.load("task").orElseThrow();
+    assertThat(stored.state()).isEqualTo(LeaseState.RELEASED);
+    assertThat(stored.generation()).isEqualTo(lease.generation());
+  }
+
+  @Test
+  void aRepositoryCallThatHangsCannotKeepALeaseAlivePastItsTtl() {
+    FlakyRepository hanging = new FlakyRepository(new MemoryLeaseRepository());
+    try (LeaseManager real =
+        LeaseManager.create(
+            hanging, LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100)))) {
+      Lease lease = real.acquire("task");
+      CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
+      hanging.hang();
+
+      await().atMost(Duration.ofSeconds(10)).until(lost::isDone);
+
+      assertThat(lost.join().reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+      assertThat(lease.isHeld()).isFalse();
+      hanging.unhang();
+    }
+  }
+
+  @Test
+  void aLeaseAcquiredWhileARenewalRoundHangsStillExpiresOnTime() throws Exception {
+    FlakyRepository hanging = new FlakyRepository(new MemoryLeaseRepository());
+    try (LeaseManager real =
+        LeaseManager.create(
+            hanging, LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100)))) {
+      Lease first = real.acquire("first");
+      hanging.hangBatches();
+      await().atMost(Duration.ofSeconds(10)).until(() -> !first.isHeld()); // its round hangs
+
+      Lease second = real.acquire("second"); // single saves still work
+      CompletableFuture<LeaseLost> lost = second.lost().toCompletableFuture();
+
+      await().atMost(Duration.ofSeconds(10)).until(lost::isDone);
+      assertThat(lost.join().reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+      hanging.unhangBatches();
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.rivus.agentkit.lease;
+
+import java.time.Duration;
+
+/**
+ * What happened to a lease, as told to a {@link LeaseListener}. Every event names the manager (by
+ * {@link LeaseManager#name()}), the key and a generation: the one acquired, held, renewed, lost or
+ * released, or for {@link HeldByAnother} the other holder's. Events are immutable values.
+ */
+public sealed interface LeaseEvent {
+
+  /**
+   * Returns the name of the manager the event happened in.
+   *
+   * @return the manager's name
+   */
+  String manager();
+
+  /**
+   * Returns the key of the lease.
+   *
+   * @return the key
+   */
+  String key();
+
+  /**
+   * Returns the generation the event is about.
+   *
+   * @return the generation (fencing token)
+   */
+  long generation();
+
+  /** How an acquisition got its lease. */
+  enum Acquisition {
+    /** The key had no record: its first acquisition. */
+    NEW,
+    /** The record had been released by its last holder. */
+    AFTER_RELEASE,
+    /** The holder's process was judged gone ({@link Liveness#GONE}): taken over at once. */
+    DEAD_HOLDER,
+    /** The record stayed unchanged for the TTL on this manager's ticker: taken over. */
+    TTL_TAKEOVER
+  }
+
+  /**
+   * The manager acquired a lease.
+   *
+   * @param manager the manager's name
+   * @param key the key
+   * @param generation the generation acquired
+   * @param how how it was acquired
+   */
+  record Acquired(String manager, String key, long generation, Acquisition how)
+      implements LeaseEvent {}
+
+  /**
+   * An acquisition found the lease held by another live holder ({@link LeaseHeld} was thrown, or a
+   * waiting acquisition will look again).
+   *
+   * @param manager the manager's name
+   * @param key the key
+   * @param generation the other holder's generation
+   * @param holder the record as read: who holds it, since when, with which TTL
+   * @param observedUnchanged how long this manager has seen that record unchanged
+   * @param ttl the TTL after which this manager would take it over
+   * @param holderLiveness what this manager's judge said of the holder's process
+   */
+  record HeldByAnother(
+      String manager,
+      String key,
+      long generation,
+      LeaseSnapshot holder,
+      Duration observedUnchanged,
+      Duration ttl,
+      Liveness holderLiveness)
+      implements LeaseEvent {}
+
+  /**
+   * A renewal round renewed a lease.
+   *
+   * @param manager the manager's name
+   * @param key the key
+   * @param generation the generation held
+   * @param latency how long the round's write took
+   */
+  record Renewed(String manager, String key, long generation, Duration latency)
+      implements LeaseEvent {}
+
+  /**
+   * A renewal failed; the lease is still held, and the next round tries again soon.
+   *
+   * @param manager the manager's name
+   * @param key the key
+   * @param generation the generation held
+   * @param cause why it failed
+   * @param ttlLeft how long the lease stays held without a successful renewal
+   */
+  record RenewalFailed(
+      String manager, String key, long generation, RuntimeException cause, Duration ttlLeft)
+      implements LeaseEvent {}
+
+  /**
+   * A lease was lost while held: taken over, expired, its store or its fence lost.
+   *
+   * @param manager the manager's name
+   * @param key the key
+   * @param generation the generation that was held
+   * @param reason why it was lost
+   * @param loss the failure that running work and {@link Lease#lost()} see
+   */
+  record Lost(String manager, String key, long generation, LeaseLost.Reason reason, LeaseLost loss)
+      implements LeaseEvent {}
+
+  /**
+   * A held lease was closed and its record released.
+   *
+   * @param manager the manager's name
+   * @param key the key
+   * @param generation the generation released
+   */
+  record Released(String manager, String key, long generation) implements LeaseEvent {}
+}

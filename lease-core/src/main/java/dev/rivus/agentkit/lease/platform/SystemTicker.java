@@ -1,0 +1,16 @@
+package dev.rivus.agentkit.lease.platform;
+
+/** {@link System#nanoTime()}. */
+enum SystemTicker implements Ticker {
+  INSTANCE;
+
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
+  }
+
+  @Override
+  public String toString() {
+    return "Ticker.system()";
+  }
+}
