@@ -2,50 +2,34 @@ package dev.rivus.agentkit.lease.cli;
 
 import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
+import dev.rivus.agentkit.lease.testkit.ChildJvm;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The real {@code lease} tool as a process: a child JVM on this test's class path running {@link
- * LeaseCli}, with its output read line by line so that tests synchronise on what it says.
+ * The real {@code lease} tool as a process: a child JVM (the testkit's {@link ChildJvm}) on this
+ * test's class path running {@link LeaseCli}, with its output read line by line so that tests
+ * synchronise on what it says.
  */
 final class LeaseTool implements AutoCloseable {
 
   static final Duration PATIENCE = Duration.ofSeconds(60);
 
-  private static final List<String> JVM_OPTIONS =
-      List.of(
-          "-Xmx64m",
-          "-XX:+UseSerialGC",
-          "-XX:TieredStopAtLevel=1",
-          "-Xshare:auto",
-          // as bin/lease: Java 24 and later would warn about sqlite-jdbc's native library
-          "--enable-native-access=ALL-UNNAMED");
+  private final ChildJvm child;
 
-  private final Process process;
-  private final Transcript stdout = new Transcript();
-  private final Transcript stderr = new Transcript();
-
-  private LeaseTool(Process process) {
-    this.process = process;
-    read(process.getInputStream(), stdout, "stdout-" + process.pid());
-    read(process.getErrorStream(), stderr, "stderr-" + process.pid());
+  private LeaseTool(ChildJvm child) {
+    this.child = child;
   }
 
   /** Starts {@code lease ARGS...} with this JVM's environment. */
@@ -55,30 +39,16 @@ final class LeaseTool implements AutoCloseable {
 
   /** Starts {@code lease ARGS...} with extra environment variables (a null value removes one). */
   static LeaseTool start(Map<String, String> environment, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_OPTIONS);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(LeaseCli.class.getName());
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    Map<String, String> env = builder.environment();
-    env.remove("LEASE_DEBUG");
-    new HashMap<>(environment)
-        .forEach(
-            (name, value) -> {
-              if (value == null) {
-                env.remove(name);
-              } else {
-                env.put(name, value);
-              }
-            });
-    try {
-      return new LeaseTool(builder.start());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Map<String, @Nullable String> env = new HashMap<>();
+    env.put("LEASE_DEBUG", null);
+    env.putAll(environment);
+    return new LeaseTool(
+        ChildJvm.builder(LeaseCli.class.getName())
+            // as bin/lease: Java 24 and later would warn about sqlite-jdbc's native library
+            .jvmOptions("-Xmx64m", "--enable-native-access=ALL-UNNAMED")
+            .environment(env)
+            .args(List.of(args))
+            .start());
   }
 
   /** Runs {@code lease ARGS...} to its end. */
@@ -90,76 +60,62 @@ final class LeaseTool implements AutoCloseable {
   }
 
   long pid() {
-    return process.pid();
+    return child.pid();
   }
 
   ProcessHandle handle() {
-    return process.toHandle();
+    return child.handle();
   }
 
   /** Waits for a line on stdout that matches {@code regex} and returns its first group. */
   String awaitStdout(String regex) {
-    return stdout.await(Pattern.compile(regex), this);
+    Pattern pattern = Pattern.compile(regex);
+    return firstGroup(
+        pattern,
+        awaitQuietly(() -> child.awaitOutput(describe(pattern), matches(pattern), PATIENCE)));
   }
 
   String awaitStderr(String regex) {
-    return stderr.await(Pattern.compile(regex), this);
+    Pattern pattern = Pattern.compile(regex);
+    return firstGroup(
+        pattern,
+        awaitQuietly(() -> child.awaitError(describe(pattern), matches(pattern), PATIENCE)));
   }
 
   void writeLine(String line) {
-    try {
-      OutputStream in = process.getOutputStream();
-      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-      in.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    child.send(line);
   }
 
   void closeStdin() {
-    try {
-      process.getOutputStream().close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    child.closeStdin();
   }
 
   int awaitExit() {
-    try {
-      if (!process.waitFor(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new AssertionError("lease did not exit within " + PATIENCE + ": " + this);
-      }
-      stdout.awaitEnd();
-      stderr.awaitEnd();
-      return process.exitValue();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    return awaitQuietly(() -> child.awaitExit(PATIENCE));
   }
 
   boolean isAlive() {
-    return process.isAlive();
+    return child.isAlive();
   }
 
   List<String> stdoutLines() {
-    return stdout.lines();
+    return child.stdoutLines();
   }
 
   List<String> stderrLines() {
-    return stderr.lines();
+    return child.stderrLines();
   }
 
   String stdout() {
-    return String.join("\n", stdout.lines());
+    return String.join("\n", child.stdoutLines());
   }
 
   String stderr() {
-    return String.join("\n", stderr.lines());
+    return String.join("\n", child.stderrLines());
   }
 
   void signal(String name) {
-    signal(name, process.pid());
+    signal(name, child.pid());
   }
 
   static void signal(String name, long pid) {
@@ -196,88 +152,45 @@ final class LeaseTool implements AutoCloseable {
     await("process " + pid + " to end").atMost(within).until(() -> !isRunning(pid));
   }
 
+  /** Kills the tool and every process it started. */
   @Override
   public void close() {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
+    child.close();
   }
 
   @Override
   public String toString() {
-    return "lease[" + process.pid() + "]\n--- stdout\n" + stdout() + "\n--- stderr\n" + stderr();
+    return child.diagnostics();
   }
 
-  private static void read(InputStream in, Transcript sink, String name) {
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader lines =
-                  new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                  sink.add(line);
-                }
-              } catch (IOException closed) {
-                // the process was destroyed
-              } finally {
-                sink.end();
-              }
-            },
-            name);
-    reader.setDaemon(true);
-    reader.start();
+  private static String describe(Pattern pattern) {
+    return "a line matching /" + pattern + "/";
   }
 
-  /** Lines read so far from one stream; waiting on it is waiting for what the process says. */
-  private static final class Transcript {
-    private final List<String> lines = new ArrayList<>();
-    private boolean ended;
+  private static Predicate<String> matches(Pattern pattern) {
+    return line -> pattern.matcher(line).find();
+  }
 
-    synchronized void add(String line) {
-      lines.add(line);
-      notifyAll();
+  private static String firstGroup(Pattern pattern, String line) {
+    Matcher matcher = pattern.matcher(line);
+    if (!matcher.find()) {
+      throw new IllegalStateException(line);
     }
+    return matcher.groupCount() > 0 ? matcher.group(1) : matcher.group();
+  }
 
-    synchronized void end() {
-      ended = true;
-      notifyAll();
+  /** Waits as tests do: an interrupt fails the test, with the flag kept. */
+  private static <T> T awaitQuietly(Waiting<T> waiting) {
+    try {
+      return waiting.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
     }
+  }
 
-    synchronized List<String> lines() {
-      return List.copyOf(lines);
-    }
-
-    synchronized void awaitEnd() throws InterruptedException {
-      long deadline = System.nanoTime() + PATIENCE.toNanos();
-      while (!ended) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          throw new AssertionError("output did not end within " + PATIENCE);
-        }
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      }
-    }
-
-    synchronized String await(Pattern pattern, LeaseTool tool) {
-      long deadline = System.nanoTime() + PATIENCE.toNanos();
-      int seen = 0;
-      try {
-        while (true) {
-          for (; seen < lines.size(); seen++) {
-            Matcher matcher = pattern.matcher(lines.get(seen));
-            if (matcher.find()) {
-              return matcher.groupCount() > 0 ? matcher.group(1) : matcher.group();
-            }
-          }
-          long left = deadline - System.nanoTime();
-          if (ended || left <= 0) {
-            break;
-          }
-          TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      throw new AssertionError("no line matching /" + pattern + "/ from " + tool);
-    }
+  @FunctionalInterface
+  private interface Waiting<T> {
+    T await() throws InterruptedException;
   }
 }

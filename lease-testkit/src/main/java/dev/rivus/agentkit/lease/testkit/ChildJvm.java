@@ -11,10 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A child JVM for cross-process tests: started with the current {@code java} binary and class path,
@@ -86,19 +89,96 @@ public final class ChildJvm implements AutoCloseable {
    * @throws UncheckedIOException if the process cannot be started
    */
   public static ChildJvm start(String mainClass, List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add(javaBinary());
-    command.addAll(JVM_OPTIONS);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
-    command.addAll(args);
-    try {
-      Process process = new ProcessBuilder(command).start();
-      String simpleName = mainClass.substring(mainClass.lastIndexOf('.') + 1);
-      return new ChildJvm(simpleName + "[" + process.pid() + "]", process);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start a child JVM: " + command, e);
+    return builder(mainClass).args(args).start();
+  }
+
+  /**
+   * Starts describing a child JVM that runs the class named {@code mainClass} with the current
+   * {@code java} binary and class path, for a child that needs more JVM options or another
+   * environment.
+   *
+   * @param mainClass the binary name of the class whose {@code main} the child runs
+   * @return a builder
+   */
+  public static Builder builder(String mainClass) {
+    return new Builder(mainClass);
+  }
+
+  /** What a child JVM runs with. Not thread-safe; a builder is for one thread. */
+  public static final class Builder {
+    private final String mainClass;
+    private final List<String> jvmOptions = new ArrayList<>(JVM_OPTIONS);
+    private final List<String> args = new ArrayList<>();
+    private final Map<String, @Nullable String> environment = new HashMap<>();
+
+    private Builder(String mainClass) {
+      this.mainClass = mainClass;
+    }
+
+    /**
+     * Adds JVM options, after the defaults that keep a child small and quick to start.
+     *
+     * @param options the options
+     * @return this builder
+     */
+    public Builder jvmOptions(String... options) {
+      jvmOptions.addAll(List.of(options));
+      return this;
+    }
+
+    /**
+     * Adds arguments of {@code main}.
+     *
+     * @param arguments the arguments
+     * @return this builder
+     */
+    public Builder args(List<String> arguments) {
+      args.addAll(arguments);
+      return this;
+    }
+
+    /**
+     * Sets environment variables of the child, over this process's; a null value removes one.
+     *
+     * @param variables the variables
+     * @return this builder
+     */
+    public Builder environment(Map<String, @Nullable String> variables) {
+      environment.putAll(variables);
+      return this;
+    }
+
+    /**
+     * Starts the child.
+     *
+     * @return the running child; close it to destroy it
+     * @throws UncheckedIOException if the process cannot be started
+     */
+    public ChildJvm start() {
+      List<String> command = new ArrayList<>();
+      command.add(javaBinary());
+      command.addAll(jvmOptions);
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add(mainClass);
+      command.addAll(args);
+      ProcessBuilder builder = new ProcessBuilder(command);
+      Map<String, String> env = builder.environment();
+      environment.forEach(
+          (name, value) -> {
+            if (value == null) {
+              env.remove(name);
+            } else {
+              env.put(name, value);
+            }
+          });
+      try {
+        Process process = builder.start();
+        String simpleName = mainClass.substring(mainClass.lastIndexOf('.') + 1);
+        return new ChildJvm(simpleName + "[" + process.pid() + "]", process);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start a child JVM: " + command, e);
+      }
     }
   }
 
@@ -192,6 +272,79 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
+   * Waits until standard output has a line that matches, among all lines so far (unlike {@link
+   * #awaitLine}, which moves on from the last line it returned).
+   *
+   * @param description what the line is, for the failure message
+   * @param matches the test a line must pass
+   * @param timeout the longest wait
+   * @return the first matching line
+   * @throws AssertionError if no such line arrives in time, or the output ends first
+   * @throws InterruptedException if the calling thread is interrupted while waiting
+   */
+  public String awaitOutput(String description, Predicate<String> matches, Duration timeout)
+      throws InterruptedException {
+    return stdout.awaitAny(description, matches, timeout, this);
+  }
+
+  /**
+   * Waits until standard error has a line that matches, among all lines so far.
+   *
+   * @param description what the line is, for the failure message
+   * @param matches the test a line must pass
+   * @param timeout the longest wait
+   * @return the first matching line
+   * @throws AssertionError if no such line arrives in time, or the stream ends first
+   * @throws InterruptedException if the calling thread is interrupted while waiting
+   */
+  public String awaitError(String description, Predicate<String> matches, Duration timeout)
+      throws InterruptedException {
+    return stderr.awaitAny(description, matches, timeout, this);
+  }
+
+  /**
+   * Returns every line the child wrote to standard error so far.
+   *
+   * @return a copy of the transcript
+   */
+  public List<String> stderrLines() {
+    return stderr.snapshot();
+  }
+
+  /**
+   * Closes the child's standard input, which it reads as end of input.
+   *
+   * @throws UncheckedIOException if it cannot be closed
+   */
+  public void closeStdin() {
+    try {
+      stdin.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close the input of " + name, e);
+    }
+  }
+
+  /**
+   * Returns the child's process handle, for its descendants and state.
+   *
+   * @return the handle
+   */
+  public ProcessHandle handle() {
+    return process.toHandle();
+  }
+
+  /**
+   * Sends a signal with the {@code kill} command.
+   *
+   * @param signal the signal's name without {@code SIG}, for example {@code TERM}
+   * @throws IllegalStateException if the signal cannot be sent
+   * @throws InterruptedException if interrupted while waiting for the {@code kill} command
+   */
+  public void signal(String signal) throws InterruptedException {
+    sendSignal(signal);
+  }
+
+  /**
    * Returns every line the child wrote to standard output so far.
    *
    * @return a copy of the transcript
@@ -225,7 +378,7 @@ public final class ChildJvm implements AutoCloseable {
    * @throws InterruptedException if interrupted while waiting
    */
   public void suspend() throws InterruptedException {
-    signal("STOP");
+    sendSignal("STOP");
     Path stat = Path.of("/proc", Long.toString(pid()), "stat");
     if (Files.isReadable(stat)) {
       org.awaitility.Awaitility.await("SIGSTOP to take effect on " + name)
@@ -242,7 +395,7 @@ public final class ChildJvm implements AutoCloseable {
    * @throws InterruptedException if interrupted while waiting for the {@code kill} command
    */
   public void resume() throws InterruptedException {
-    signal("CONT");
+    sendSignal("CONT");
   }
 
   /**
@@ -313,6 +466,8 @@ public final class ChildJvm implements AutoCloseable {
     } catch (IOException alreadyGone) {
       // the child exited: nothing to close
     }
+    // A child may have started processes of its own (the lease command's): they go too.
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
     boolean interrupted = false;
     while (true) {
@@ -333,7 +488,7 @@ public final class ChildJvm implements AutoCloseable {
     return name;
   }
 
-  private void signal(String signal) throws InterruptedException {
+  private void sendSignal(String signal) throws InterruptedException {
     ProcessBuilder kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid()));
     kill.redirectErrorStream(true);
     try {
@@ -372,6 +527,29 @@ public final class ChildJvm implements AutoCloseable {
 
     synchronized List<String> snapshot() {
       return List.copyOf(lines);
+    }
+
+    synchronized String awaitAny(
+        String description, Predicate<String> matches, Duration timeout, ChildJvm child)
+        throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      for (int seen = 0; ; ) {
+        for (; seen < lines.size(); seen++) {
+          if (matches.test(lines.get(seen))) {
+            return lines.get(seen);
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (ended || left <= 0) {
+          throw new AssertionError(
+              (ended ? "output ended" : "timed out after " + timeout)
+                  + " while waiting for "
+                  + description
+                  + "\n"
+                  + child.diagnostics());
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
     }
 
     synchronized void awaitEnd(Duration timeout) throws InterruptedException {
