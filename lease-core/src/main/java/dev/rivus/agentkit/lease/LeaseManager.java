@@ -31,6 +31,7 @@ public interface LeaseManager extends AutoCloseable {
    * @param repository where lease records live; the manager does not close it
    * @param config TTL and heartbeat
    * @return the manager
+   * @throws NullPointerException if an argument is null
    */
   static LeaseManager create(LeaseRepository repository, LeaseConfig config) {
     return create(repository, config, Platform.system());
@@ -44,7 +45,7 @@ public interface LeaseManager extends AutoCloseable {
    * @param config TTL and heartbeat
    * @param platform clocks, scheduler and process facts
    * @return the manager
-   * @throws IllegalArgumentException if an argument is null
+   * @throws NullPointerException if an argument is null
    */
   static LeaseManager create(LeaseRepository repository, LeaseConfig config, Platform platform) {
     return new DefaultLeaseManager(repository, config, platform);
@@ -62,7 +63,8 @@ public interface LeaseManager extends AutoCloseable {
    * @return the held lease
    * @throws LeaseHeld if another live holder has the lease
    * @throws LeaseRepositoryFailure if the repository failed
-   * @throws IllegalArgumentException if the key is null, empty or too long
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty or too long
    * @throws IllegalStateException if the manager is closed
    */
   Lease acquire(String key);
@@ -78,7 +80,9 @@ public interface LeaseManager extends AutoCloseable {
    * @throws LeaseHeld if another live holder still has the lease when the wait ends
    * @throws LeaseRepositoryFailure if the repository failed
    * @throws InterruptedException if the calling thread was interrupted while waiting
-   * @throws IllegalArgumentException if the key is invalid or {@code maxWait} is null or negative
+   * @throws NullPointerException if the key or {@code maxWait} is null
+   * @throws IllegalArgumentException if the key is empty or too long, or {@code maxWait} is
+   *     negative
    * @throws IllegalStateException if the manager is closed
    */
   Lease acquire(String key, Duration maxWait) throws InterruptedException;

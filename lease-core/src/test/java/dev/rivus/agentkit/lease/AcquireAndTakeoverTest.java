@@ -259,8 +259,8 @@ class AcquireAndTakeoverTest {
   @Test
   void badInputGetsAClearError() {
     assertThatThrownBy(() -> holder.acquire(null))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("lease key must not be null");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> holder.acquire(""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("lease key must not be empty");
@@ -271,9 +271,20 @@ class AcquireAndTakeoverTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maxWait must be zero or positive, was PT-1S");
     assertThatThrownBy(() -> holder.acquire("k", null))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("maxWait");
+    assertThatThrownBy(() -> holder.acquire(null, Duration.ZERO))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> LeaseManager.create(null, CONFIG))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("repository");
+    assertThatThrownBy(() -> LeaseManager.create(repository, null, holderPlatform))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("config");
+    assertThatThrownBy(() -> LeaseManager.create(repository, CONFIG, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("platform");
     assertThat(repository.load("k")).isEqualTo(Optional.empty());
   }
 

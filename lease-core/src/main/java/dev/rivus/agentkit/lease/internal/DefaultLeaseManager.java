@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -63,13 +64,12 @@ public final class DefaultLeaseManager implements LeaseManager {
    * @param repository where records live
    * @param config TTL and heartbeat
    * @param platform clocks, scheduler and process facts
-   * @throws IllegalArgumentException if an argument is null
+   * @throws NullPointerException if an argument is null
    */
   public DefaultLeaseManager(LeaseRepository repository, LeaseConfig config, Platform platform) {
-    if (repository == null || config == null || platform == null) {
-      throw new IllegalArgumentException("repository, config and platform must not be null");
-    }
-    this.repository = repository;
+    this.repository = Objects.requireNonNull(repository, "repository");
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(platform, "platform");
     this.timing = new Timing(config);
     this.platform = platform;
     this.self = platform.currentProcess();
@@ -93,7 +93,8 @@ public final class DefaultLeaseManager implements LeaseManager {
   @Override
   public Lease acquire(String key, Duration maxWait) throws InterruptedException {
     LeaseKeys.requireValid(key);
-    if (maxWait == null || maxWait.isNegative()) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
     long start = platform.nanoTime();

@@ -152,7 +152,9 @@ class SqlitePruneTest {
       assertThatThrownBy(() -> repository.prune(Duration.ofSeconds(-1)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("PT-1S");
-      assertThatThrownBy(() -> repository.prune(null)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> repository.prune(null))
+          .isInstanceOf(NullPointerException.class)
+          .hasMessage("olderThan");
     }
   }
 }
