@@ -180,7 +180,7 @@ class AcquireAndTakeoverTest {
     for (ProcessIdentity elsewhere :
         new ProcessIdentity[] {Samples.inAnotherContainer(100), Samples.onAnotherBoot(100)}) {
       String key = "task-" + elsewhere.pidNamespace() + elsewhere.bootId();
-      try (LeaseManager remote = (new FakePlatform(elsewhere)).newManager(repository, CONFIG)) {
+      try (LeaseManager remote = new FakePlatform(elsewhere).newManager(repository, CONFIG)) {
         Lease lease = remote.acquire(key);
 
         assertThatThrownBy(() -> observer.acquire(key))
@@ -258,8 +258,8 @@ class AcquireAndTakeoverTest {
   @Test
   void badInputGetsAClearError() {
     assertThatThrownBy(() -> holder.acquire(null))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("lease key must not be null");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> holder.acquire(""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("lease key must not be empty");
@@ -270,10 +270,17 @@ class AcquireAndTakeoverTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maxWait must be zero or positive, was PT-1S");
     assertThatThrownBy(() -> holder.acquire("k", null))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("maxWait");
+    assertThatThrownBy(() -> holder.acquire(null, Duration.ZERO))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> LeaseManager.create(null, CONFIG))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("repository");
+    assertThatThrownBy(() -> LeaseManager.create(repository, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("config");
     assertThat(repository.load("k")).isEqualTo(Optional.empty());
   }
 

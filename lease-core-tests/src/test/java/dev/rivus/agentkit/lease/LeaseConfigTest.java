@@ -26,19 +26,26 @@ class LeaseConfigTest {
   }
 
   @Test
-  void rejectsZeroNegativeAndMissingDurations() {
+  void rejectsZeroAndNegativeDurations() {
     assertThatThrownBy(() -> LeaseConfig.of(Duration.ZERO, Duration.ofSeconds(1)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageStartingWith("ttl must be at least PT1S, was PT0S");
     assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(-1)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageStartingWith("heartbeat must be at least PT0.01S, was PT-1S");
+  }
+
+  @Test
+  void rejectsAMissingDurationAsTheJdkDoesNamingTheParameter() {
     assertThatThrownBy(() -> LeaseConfig.of(null, Duration.ofSeconds(1)))
-        .isInstanceOf(LeaseConfigInvalid.class)
-        .hasMessage("ttl must not be null");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("ttl");
     assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(1), null))
-        .isInstanceOf(LeaseConfigInvalid.class)
-        .hasMessage("heartbeat must not be null");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("heartbeat");
+    assertThatThrownBy(() -> new LeaseConfig(null, Duration.ofSeconds(1)))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("ttl");
   }
 
   @Test

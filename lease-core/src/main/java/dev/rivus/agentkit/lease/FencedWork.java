@@ -1,14 +1,16 @@
 package dev.rivus.agentkit.lease;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Work run under a lease's fence by {@link Lease#runFenced(FencedWork)}. It receives the fencing
  * token to pass on to the resource it writes.
  *
- * @param <T> the result type
+ * @param <T> the result type, which may be a nullable one (such as {@code @Nullable Void})
  * @param <X> the checked exception the work may throw
  */
 @FunctionalInterface
-public interface FencedWork<T, X extends Exception> {
+public interface FencedWork<T extends @Nullable Object, X extends Exception> {
 
   /**
    * Runs the work.

@@ -1,5 +1,7 @@
 package dev.rivus.agentkit.lease;
 
+import java.util.Objects;
+
 /**
  * The holder of a lease: the process that holds it, and the id of the handle within that process.
  *
@@ -13,14 +15,14 @@ public record HolderIdentity(ProcessIdentity process, String handleId) {
    *
    * @param process see the class description
    * @param handleId see the class description
-   * @throws IllegalArgumentException if a component is null or the handle id is empty
+   * @throws NullPointerException if a component is null
+   * @throws IllegalArgumentException if the handle id is empty
    */
   public HolderIdentity {
-    if (process == null) {
-      throw new IllegalArgumentException("process must not be null");
-    }
-    if (handleId == null || handleId.isEmpty()) {
-      throw new IllegalArgumentException("handleId must not be null or empty");
+    Objects.requireNonNull(process, "process");
+    Objects.requireNonNull(handleId, "handleId");
+    if (handleId.isEmpty()) {
+      throw new IllegalArgumentException("handleId must not be empty");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.rivus.agentkit.lease;
 
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A held lease: one owner of one key, with a fencing token (the {@link #generation()}).
@@ -73,8 +74,10 @@ public interface Lease extends AutoCloseable {
    * @throws LeaseRepositoryFailure if the fence or the record could not be read
    * @throws IllegalStateException if called from fenced work of this same lease (the fence is not
    *     reentrant)
+   * @throws NullPointerException if {@code work} is null
    */
-  <T, X extends Exception> T runFenced(FencedWork<T, X> work) throws X, InterruptedException;
+  <T extends @Nullable Object, X extends Exception> T runFenced(FencedWork<T, X> work)
+      throws X, InterruptedException;
 
   /**
    * Like {@link #runFenced(FencedWork)}, but the work is never interrupted or cancelled by the
@@ -90,9 +93,10 @@ public interface Lease extends AutoCloseable {
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
    * @throws LeaseRepositoryFailure if the fence or the record could not be read
    * @throws IllegalStateException if called from fenced work of this same lease
+   * @throws NullPointerException if {@code work} is null
    */
-  <T, X extends Exception> T runFencedUninterruptibly(FencedWork<T, X> work)
-      throws X, InterruptedException;
+  <T extends @Nullable Object, X extends Exception> T runFencedUninterruptibly(
+      FencedWork<T, X> work) throws X, InterruptedException;
 
   /**
    * Runs {@code work} on the calling thread and interrupts it if the lease is lost meanwhile,
@@ -106,8 +110,10 @@ public interface Lease extends AutoCloseable {
    * @throws LeaseLost if the lease was lost before or while the work ran
    * @throws X if the work failed while the lease was held
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
+   * @throws NullPointerException if {@code work} is null
    */
-  <T, X extends Exception> T runUntilLost(LeaseWork<T, X> work) throws X, InterruptedException;
+  <T extends @Nullable Object, X extends Exception> T runUntilLost(LeaseWork<T, X> work)
+      throws X, InterruptedException;
 
   /**
    * Stops renewing and releases the lease, leaving a tombstone with this generation, and returns

@@ -1,7 +1,7 @@
 package dev.rivus.agentkit.lease;
 
 import java.time.Duration;
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 /**
  * The timing of the leases one {@link LeaseManager} holds. Immutable; validated once, when created.
@@ -40,10 +40,13 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
    *
    * @param ttl see the class description
    * @param heartbeat see the class description
-   * @throws LeaseConfigInvalid if a duration is null, below its minimum ({@link #MIN_TTL}, {@link
+   * @throws NullPointerException if a duration is null
+   * @throws LeaseConfigInvalid if a duration is below its minimum ({@link #MIN_TTL}, {@link
    *     #MIN_HEARTBEAT}) or above {@link #MAX_DURATION}, or {@code heartbeat × 2 > ttl}
    */
   public LeaseConfig {
+    Objects.requireNonNull(ttl, "ttl");
+    Objects.requireNonNull(heartbeat, "heartbeat");
     requireWithin("ttl", ttl, MIN_TTL);
     requireWithin("heartbeat", heartbeat, MIN_HEARTBEAT);
     if (heartbeat.multipliedBy(2).compareTo(ttl) > 0) {
@@ -65,10 +68,11 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
    * @param ttl how long a record may stay unchanged before an observer may take the lease over
    * @param heartbeat how often the holder renews; at most half the TTL
    * @return the validated configuration
-   * @throws LeaseConfigInvalid if a duration is null, below its minimum ({@link #MIN_TTL}, {@link
+   * @throws NullPointerException if a duration is null
+   * @throws LeaseConfigInvalid if a duration is below its minimum ({@link #MIN_TTL}, {@link
    *     #MIN_HEARTBEAT}) or above {@link #MAX_DURATION}, or {@code heartbeat × 2 > ttl}
    */
-  public static LeaseConfig of(@Nullable Duration ttl, @Nullable Duration heartbeat) {
+  public static LeaseConfig of(Duration ttl, Duration heartbeat) {
     return new LeaseConfig(ttl, heartbeat);
   }
 
@@ -87,10 +91,7 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
         : " (renewing more often only loads the repository)";
   }
 
-  private static void requireWithin(String setting, @Nullable Duration value, Duration min) {
-    if (value == null) {
-      throw new LeaseConfigInvalid(setting, setting + " must not be null");
-    }
+  private static void requireWithin(String setting, Duration value, Duration min) {
     if (value.compareTo(min) < 0) {
       throw new LeaseConfigInvalid(
           setting, setting + " must be at least " + min + ", was " + value + minReason(setting));

@@ -1,6 +1,6 @@
 package dev.rivus.agentkit.lease;
 
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 /**
  * The rule every lease key follows: any string of 1 to {@link #MAX_LENGTH} characters. Keys may
@@ -18,13 +18,12 @@ public final class LeaseKeys {
    *
    * @param key the key to check
    * @return the key, for chaining
-   * @throws IllegalArgumentException if the key is null, empty or longer than {@link #MAX_LENGTH},
-   *     with a message that says which
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty or longer than {@link #MAX_LENGTH}, with a
+   *     message that says which
    */
-  public static String requireValid(@Nullable String key) {
-    if (key == null) {
-      throw new IllegalArgumentException("lease key must not be null");
-    }
+  public static String requireValid(String key) {
+    Objects.requireNonNull(key, "key");
     if (key.isEmpty()) {
       throw new IllegalArgumentException("lease key must not be empty");
     }

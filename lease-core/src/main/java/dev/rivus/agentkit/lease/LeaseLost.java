@@ -151,6 +151,12 @@ public final class LeaseLost extends LeaseException {
    * @return a new {@code LeaseLost} to throw
    */
   public LeaseLost rethrown() {
-    return new LeaseLost(getMessage(), key, generation, reason, current, this);
+    return new LeaseLost(
+        message(key, generation, reason, current, getCause()),
+        key,
+        generation,
+        reason,
+        current,
+        this);
   }
 }

@@ -63,7 +63,8 @@ public interface LeaseManager extends AutoCloseable {
    * @return the held lease
    * @throws LeaseHeld if another live holder has the lease
    * @throws LeaseRepositoryFailure if the repository failed
-   * @throws IllegalArgumentException if the key is null, empty or too long
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty or too long
    * @throws IllegalStateException if the manager is closed
    */
   Lease acquire(String key);
@@ -79,7 +80,9 @@ public interface LeaseManager extends AutoCloseable {
    * @throws LeaseHeld if another live holder still has the lease when the wait ends
    * @throws LeaseRepositoryFailure if the repository failed
    * @throws InterruptedException if the calling thread was interrupted while waiting
-   * @throws IllegalArgumentException if the key is invalid or {@code maxWait} is null or negative
+   * @throws NullPointerException if the key or {@code maxWait} is null
+   * @throws IllegalArgumentException if the key is empty or too long, or {@code maxWait} is
+   *     negative
    * @throws IllegalStateException if the manager is closed
    */
   Lease acquire(String key, Duration maxWait) throws InterruptedException;

@@ -45,6 +45,7 @@ public interface LeaseRepository extends AutoCloseable {
    * @return the stored snapshot or floor, or empty when the key has no record and no floor
    * @throws StoreLost if the store is no longer the one this repository opened
    * @throws LeaseRepositoryFailure if the storage cannot be read or holds a corrupt record
+   * @throws NullPointerException if the key is null
    * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}
    */
   Optional<LeaseSnapshot> load(String key);
@@ -71,6 +72,7 @@ public interface LeaseRepository extends AutoCloseable {
    * @throws StoreLost if the store is no longer the one this repository opened; nothing was written
    * @throws LeaseRepositoryFailure if the storage cannot be written within the repository's budget;
    *     the write may or may not have landed (an answer can be lost)
+   * @throws NullPointerException if {@code write} is null
    */
   void save(LeaseWrite write);
 
@@ -118,6 +120,8 @@ public interface LeaseRepository extends AutoCloseable {
    * @throws InterruptedException if the calling thread was interrupted while waiting
    * @throws StoreLost if the store is no longer the one this repository opened
    * @throws LeaseRepositoryFailure if the fence cannot be taken for a reason other than contention
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}
    */
   Fence lockFence(String key) throws InterruptedException;
 

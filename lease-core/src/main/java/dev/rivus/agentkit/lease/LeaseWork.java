@@ -1,13 +1,15 @@
 package dev.rivus.agentkit.lease;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Work raced against the loss of a lease by {@link Lease#runUntilLost(LeaseWork)}.
  *
- * @param <T> the result type
+ * @param <T> the result type, which may be a nullable one (such as {@code @Nullable Void})
  * @param <X> the checked exception the work may throw
  */
 @FunctionalInterface
-public interface LeaseWork<T, X extends Exception> {
+public interface LeaseWork<T extends @Nullable Object, X extends Exception> {
 
   /**
    * Runs the work.

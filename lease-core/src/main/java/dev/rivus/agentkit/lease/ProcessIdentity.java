@@ -32,12 +32,11 @@ public record ProcessIdentity(
    * @param pidNamespace see the class description
    * @param pid see the class description
    * @param processStart see the class description
-   * @throws IllegalArgumentException if the host is null or the pid is not positive
+   * @throws NullPointerException if the host is null
+   * @throws IllegalArgumentException if the pid is not positive
    */
   public ProcessIdentity {
-    if (host == null) {
-      throw new IllegalArgumentException("host must not be null");
-    }
+    Objects.requireNonNull(host, "host");
     if (pid <= 0) {
       throw new IllegalArgumentException("pid must be positive, was " + pid);
     }

@@ -16,7 +16,8 @@ public interface PrunableLeaseRepository extends LeaseRepository {
    * @param olderThan the minimum age of a tombstone to remove; zero removes every tombstone
    * @return how many tombstones were removed
    * @throws LeaseRepositoryFailure if the storage cannot be written
-   * @throws IllegalArgumentException if {@code olderThan} is null or negative
+   * @throws NullPointerException if {@code olderThan} is null
+   * @throws IllegalArgumentException if {@code olderThan} is negative
    */
   int prune(Duration olderThan);
 }

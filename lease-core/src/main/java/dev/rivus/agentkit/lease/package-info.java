@@ -6,7 +6,9 @@
  * acquire a {@link dev.rivus.agentkit.lease.Lease} with try-with-resources, and guard writes with
  * {@link dev.rivus.agentkit.lease.Lease#runFenced(FencedWork)}. Every expected failure is a {@link
  * dev.rivus.agentkit.lease.LeaseException}. All types in this package are null-hostile: no
- * parameter or return value is null unless marked {@code @Nullable}.
+ * parameter or return value is null unless marked {@code @Nullable}. A null argument where a value
+ * is required is reported as the JDK reports it: a {@code NullPointerException} whose message is
+ * the parameter's name.
  */
 @NullMarked
 package dev.rivus.agentkit.lease;

@@ -69,8 +69,8 @@ final class CommandSupervisor {
     Process child = started.get();
     CountDownLatch settled = new CountDownLatch(1);
     CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
-    child.onExit().thenRun(settled::countDown);
-    lost.thenRun(settled::countDown);
+    countDownWhenDone(child.onExit(), settled);
+    countDownWhenDone(lost, settled);
     try {
       settled.await();
     } catch (InterruptedException e) {
@@ -113,5 +113,11 @@ final class CommandSupervisor {
           missing ? ExitCodes.NOT_FOUND : ExitCodes.CANNOT_EXECUTE,
           "cannot run '" + command.get(0) + "': " + e.getMessage());
     }
+  }
+
+  // The stage thenRun returns is not watched: counting down cannot fail.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private static void countDownWhenDone(CompletableFuture<?> stage, CountDownLatch latch) {
+    stage.thenRun(latch::countDown);
   }
 }

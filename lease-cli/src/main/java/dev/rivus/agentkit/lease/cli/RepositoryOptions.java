@@ -102,7 +102,7 @@ final class RepositoryOptions {
     if (e instanceof NoSuchFileException) {
       return "no such file or directory: " + ((NoSuchFileException) e).getFile();
     }
-    if (e instanceof FileSystemException) {
+    if (e instanceof FileSystemException && e.getMessage() != null) {
       return e.getMessage(); // "file: reason"
     }
     return e.toString();

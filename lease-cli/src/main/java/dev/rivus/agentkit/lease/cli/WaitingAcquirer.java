@@ -41,8 +41,17 @@ final class WaitingAcquirer {
   static final class Held extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final String message;
+
     Held(String message) {
       super(message, null, false, false);
+      this.message = message;
+    }
+
+    /** The reason, never null: a Held is always made with one. */
+    @Override
+    public String getMessage() {
+      return message;
     }
   }
 

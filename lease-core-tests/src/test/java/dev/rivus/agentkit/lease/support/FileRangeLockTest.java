@@ -223,6 +223,12 @@ class FileRangeLockTest {
         .hasMessageContaining("position " + Long.MAX_VALUE);
     assertThatThrownBy(() -> FileRangeLock.of(file, 0, 1).lock(Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FileRangeLock.of(null, 0, 1))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("file");
+    assertThatThrownBy(() -> FileRangeLock.of(file, 0, 1).lock(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("maxWait");
   }
 
   @Test

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -106,7 +107,8 @@ public final class DefaultLeaseManager implements LeaseManager {
   @Override
   public Lease acquire(String key, Duration maxWait) throws InterruptedException {
     LeaseKeys.requireValid(key);
-    if (maxWait == null || maxWait.isNegative()) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
     long start = ticker.nanoTime();

@@ -10,7 +10,6 @@ import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +27,7 @@ final class FencedRunner {
   private final LeaseScheduler scheduler;
 
   /** The fences held by fenced work now running, by thread; made on first use. */
-  private @Nullable Map<Thread, LeaseRepository.Fence> fences; // guarded by this
+  private @Nullable IdentityHashMap<Thread, LeaseRepository.Fence> fences; // guarded by this
 
   FencedRunner(ManagedLease lease, LeaseRepository repository, LeaseScheduler scheduler) {
     this.lease = lease;
@@ -36,8 +35,8 @@ final class FencedRunner {
     this.scheduler = scheduler;
   }
 
-  <T, X extends Exception> T run(FencedWork<T, X> work, boolean interruptible)
-      throws X, InterruptedException {
+  <T extends @Nullable Object, X extends Exception> T run(
+      FencedWork<T, X> work, boolean interruptible) throws X, InterruptedException {
     Objects.requireNonNull(work, "work");
     Thread thread = Thread.currentThread();
     synchronized (this) {
@@ -66,7 +65,8 @@ final class FencedRunner {
     }
   }
 
-  <T, X extends Exception> T runUnfenced(LeaseWork<T, X> work) throws X, InterruptedException {
+  <T extends @Nullable Object, X extends Exception> T runUnfenced(LeaseWork<T, X> work)
+      throws X, InterruptedException {
     Objects.requireNonNull(work, "work");
     WorkCall call = new WorkCall(lease, scheduler, true);
     join(call);
@@ -184,8 +184,8 @@ final class FencedRunner {
     return lease.lossOrReleased().rethrown();
   }
 
-  private <T, X extends Exception> T runWork(WorkCall call, LeaseWork<T, X> work)
-      throws X, InterruptedException {
+  private <T extends @Nullable Object, X extends Exception> T runWork(
+      WorkCall call, LeaseWork<T, X> work) throws X, InterruptedException {
     T result;
     try {
       result = work.run();

@@ -84,19 +84,19 @@ final class ManagedLease implements Lease {
   }
 
   @Override
-  public <T, X extends Exception> T runFenced(FencedWork<T, X> work)
+  public <T extends @Nullable Object, X extends Exception> T runFenced(FencedWork<T, X> work)
       throws X, InterruptedException {
     return fenced.run(work, true);
   }
 
   @Override
-  public <T, X extends Exception> T runFencedUninterruptibly(FencedWork<T, X> work)
-      throws X, InterruptedException {
+  public <T extends @Nullable Object, X extends Exception> T runFencedUninterruptibly(
+      FencedWork<T, X> work) throws X, InterruptedException {
     return fenced.run(work, false);
   }
 
   @Override
-  public <T, X extends Exception> T runUntilLost(LeaseWork<T, X> work)
+  public <T extends @Nullable Object, X extends Exception> T runUntilLost(LeaseWork<T, X> work)
       throws X, InterruptedException {
     return fenced.runUnfenced(work);
   }

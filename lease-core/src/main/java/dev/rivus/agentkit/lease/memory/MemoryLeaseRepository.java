@@ -42,6 +42,7 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
    * Creates an empty repository whose pruning judges the age of tombstones by {@code clock}.
    *
    * @param clock the wall clock {@link #prune(Duration)} compares tombstones' times with
+   * @throws NullPointerException if {@code clock} is null
    */
   public MemoryLeaseRepository(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -84,7 +85,8 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
    */
   @Override
   public int prune(Duration olderThan) {
-    if (olderThan == null || olderThan.isNegative()) {
+    Objects.requireNonNull(olderThan, "olderThan");
+    if (olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must be zero or positive, was " + olderThan);
     }
     Instant now = clock.instant();

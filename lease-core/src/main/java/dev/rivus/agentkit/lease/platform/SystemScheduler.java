@@ -3,6 +3,7 @@ package dev.rivus.agentkit.lease.platform;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -98,7 +99,8 @@ final class SystemScheduler implements LeaseScheduler {
   @Override
   public void execute(Lane lane, Runnable task) {
     try {
-      lanes.get(lane).execute(task);
+      // The constructor gives every lane its threads: only a null lane finds none.
+      Objects.requireNonNull(lanes.get(lane), "lane").execute(task);
     } catch (RejectedExecutionException closed) {
       task.run(); // after close, notifications and releases still happen
     }

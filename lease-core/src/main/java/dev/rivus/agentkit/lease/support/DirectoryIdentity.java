@@ -53,6 +53,7 @@ public final class DirectoryIdentity implements AutoCloseable {
    * @param description what the store is, for messages: "lease directory"
    * @return the identity; close it when the repository closes
    * @throws IOException if the directory cannot be read
+   * @throws NullPointerException if an argument is null
    */
   public static DirectoryIdentity of(Path path, String description) throws IOException {
     Objects.requireNonNull(path, "path");

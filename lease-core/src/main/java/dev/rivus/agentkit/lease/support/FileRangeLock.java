@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,13 +61,12 @@ public final class FileRangeLock {
    * @param position the first byte of the range; the range may lie beyond the end of the file
    * @param size the number of bytes in the range
    * @return the lock description
-   * @throws IllegalArgumentException if {@code file} is null, {@code position} is negative, {@code
-   *     size} is not positive, or the range ends beyond {@link Long#MAX_VALUE}
+   * @throws NullPointerException if {@code file} is null
+   * @throws IllegalArgumentException if {@code position} is negative, {@code size} is not positive,
+   *     or the range ends beyond {@link Long#MAX_VALUE}
    */
   public static FileRangeLock of(Path file, long position, long size) {
-    if (file == null) {
-      throw new IllegalArgumentException("lock file must not be null");
-    }
+    Objects.requireNonNull(file, "file");
     if (position < 0 || size <= 0 || position > Long.MAX_VALUE - size) {
       throw new IllegalArgumentException(
           "byte range must start at 0 or later, hold at least one byte and end by Long.MAX_VALUE;"
@@ -86,7 +86,7 @@ public final class FileRangeLock {
    * @param file the lock file
    * @param hash a 64-bit hash of the key, for example the first 8 bytes of its SHA-256
    * @return the lock description
-   * @throws IllegalArgumentException if {@code file} is null
+   * @throws NullPointerException if {@code file} is null
    */
   public static FileRangeLock ofHash(Path file, long hash) {
     return of(file, hash >>> 2, 1);
@@ -142,10 +142,12 @@ public final class FileRangeLock {
    *     the thread waited), or the lock file cannot be created, opened or locked
    * @throws InterruptedException if the thread was interrupted before or while waiting; the lock is
    *     then not held
-   * @throws IllegalArgumentException if {@code maxWait} is null or negative
+   * @throws NullPointerException if {@code maxWait} is null
+   * @throws IllegalArgumentException if {@code maxWait} is negative
    */
   public Held lock(Duration maxWait) throws InterruptedException {
-    if (maxWait == null || maxWait.isNegative()) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
     return acquire(saturatedNanos(maxWait));

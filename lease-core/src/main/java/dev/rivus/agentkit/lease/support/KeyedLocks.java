@@ -33,7 +33,7 @@ public final class KeyedLocks<K> {
     try {
       slot.permit.acquire();
     } catch (InterruptedException e) {
-      leave(key, slot);
+      leave(key);
       throw e;
     }
     return new Held(this, key, slot);
@@ -56,7 +56,7 @@ public final class KeyedLocks<K> {
       acquired = slot.permit.tryAcquire(timeout, unit);
     } finally {
       if (!acquired) {
-        leave(key, slot);
+        leave(key);
       }
     }
     return acquired ? new Held(this, key, slot) : null;
@@ -81,7 +81,7 @@ public final class KeyedLocks<K> {
         });
   }
 
-  private void leave(K key, Slot slot) {
+  private void leave(K key) {
     slots.computeIfPresent(key, (k, live) -> --live.users == 0 ? null : live);
   }
 
@@ -122,12 +122,12 @@ public final class KeyedLocks<K> {
         released = true;
       }
       slot.permit.release();
-      release(owner, key, slot);
+      release(owner, key);
     }
 
     @SuppressWarnings("unchecked")
-    private static <K> void release(KeyedLocks<K> owner, Object key, Slot slot) {
-      owner.leave((K) key, slot);
+    private static <K> void release(KeyedLocks<K> owner, Object key) {
+      owner.leave((K) key);
     }
   }
 }

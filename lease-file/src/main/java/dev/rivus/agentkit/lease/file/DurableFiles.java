@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Durable file writes: the data reaches the disk before a record is replaced, and the rename too.
@@ -47,7 +48,8 @@ final class DurableFiles {
         deleteQuietly(temporary);
       }
     }
-    syncDirectory(target.getParent());
+    // A record file always lies in the repository's directory.
+    syncDirectory(Objects.requireNonNull(target.getParent(), "target's directory"));
   }
 
   /**

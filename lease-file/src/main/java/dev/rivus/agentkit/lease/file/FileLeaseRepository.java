@@ -64,7 +64,7 @@ public final class FileLeaseRepository implements LeaseRepository {
    * @return the repository
    * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is
    *     not writable
-   * @throws IllegalArgumentException if {@code directory} is null
+   * @throws NullPointerException if {@code directory} is null
    */
   public static FileLeaseRepository open(Path directory) {
     return open(directory, Options.defaults());
@@ -78,12 +78,11 @@ public final class FileLeaseRepository implements LeaseRepository {
    * @return the repository
    * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is
    *     not writable
-   * @throws IllegalArgumentException if an argument is null
+   * @throws NullPointerException if an argument is null
    */
   public static FileLeaseRepository open(Path directory, Options options) {
-    if (directory == null || options == null) {
-      throw new IllegalArgumentException("directory and options must not be null");
-    }
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(options, "options");
     Path real = LeaseDirectory.prepare(directory);
     DirectoryIdentity identity;
     try {
@@ -317,10 +316,12 @@ public final class FileLeaseRepository implements LeaseRepository {
      * Validates the settings.
      *
      * @param writeLockWait see the class description
-     * @throws IllegalArgumentException if {@code writeLockWait} is null or not positive
+     * @throws NullPointerException if {@code writeLockWait} is null
+     * @throws IllegalArgumentException if {@code writeLockWait} is not positive
      */
     public Options {
-      if (writeLockWait == null || writeLockWait.isNegative() || writeLockWait.isZero()) {
+      Objects.requireNonNull(writeLockWait, "writeLockWait");
+      if (writeLockWait.isNegative() || writeLockWait.isZero()) {
         throw new IllegalArgumentException("writeLockWait must be positive, was " + writeLockWait);
       }
     }

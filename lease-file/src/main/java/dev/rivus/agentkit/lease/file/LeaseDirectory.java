@@ -112,7 +112,7 @@ final class LeaseDirectory {
     return null;
   }
 
-  private static LeaseRepositoryFailure failure(String message, Throwable cause) {
+  private static LeaseRepositoryFailure failure(String message, @Nullable Throwable cause) {
     return new LeaseRepositoryFailure(null, message, cause);
   }
 }

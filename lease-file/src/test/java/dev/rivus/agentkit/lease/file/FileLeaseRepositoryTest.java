@@ -232,6 +232,19 @@ class FileLeaseRepositoryTest {
         .isEqualTo(Duration.ofSeconds(10));
   }
 
+  @Test
+  void nullArgumentsAreRefusedNamingTheParameter() {
+    assertThatThrownBy(() -> FileLeaseRepository.open(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("directory");
+    assertThatThrownBy(() -> FileLeaseRepository.open(root, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("options");
+    assertThatThrownBy(() -> new FileLeaseRepository.Options(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("writeLockWait");
+  }
+
   static List<Path> jsonFiles(FileLeaseRepository repository) throws IOException {
     try (Stream<Path> files = Files.list(repository.directory())) {
       return files.filter(f -> f.getFileName().toString().endsWith(".json")).toList();

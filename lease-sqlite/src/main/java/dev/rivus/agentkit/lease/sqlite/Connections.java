@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,11 +103,11 @@ final class Connections implements AutoCloseable {
   /** Takes an idle session, preferably at the given level, or opens a new one. */
   Session take(@Nullable SyncMode mode) throws SQLException {
     SyncMode preferred = mode == null ? SyncMode.NORMAL : mode;
-    Session pooled = idle.get(preferred).pollFirst();
+    Session pooled = idle(preferred).pollFirst();
     if (pooled == null && (mode == null || open.get() >= maxConnections)) {
       // At the limit, an idle connection of the other level is switched rather than a new one
       // opened.
-      pooled = idle.get(preferred == SyncMode.FULL ? SyncMode.NORMAL : SyncMode.FULL).pollFirst();
+      pooled = idle(preferred == SyncMode.FULL ? SyncMode.NORMAL : SyncMode.FULL).pollFirst();
     }
     if (pooled != null) {
       return pooled;
@@ -133,8 +134,7 @@ final class Connections implements AutoCloseable {
       session.close();
       return;
     }
-    Deque<Session> deque =
-        idle.get(session.mode() == SyncMode.FULL ? SyncMode.FULL : SyncMode.NORMAL);
+    Deque<Session> deque = idle(session.mode() == SyncMode.FULL ? SyncMode.FULL : SyncMode.NORMAL);
     deque.offerFirst(session);
     if (closed && deque.remove(session)) {
       session.close(); // closed meanwhile: close() may have drained the deque before our offer
@@ -213,6 +213,11 @@ final class Connections implements AutoCloseable {
     return "connections open="
         + open.get()
         + ", idle="
-        + (idle.get(SyncMode.FULL).size() + idle.get(SyncMode.NORMAL).size());
+        + (idle(SyncMode.FULL).size() + idle(SyncMode.NORMAL).size());
+  }
+
+  /** The idle sessions at a sync level: the constructor made a deque for every level. */
+  private ConcurrentLinkedDeque<Session> idle(SyncMode mode) {
+    return Objects.requireNonNull(idle.get(mode), "mode");
   }
 }

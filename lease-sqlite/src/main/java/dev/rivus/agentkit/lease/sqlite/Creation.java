@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.jdbc4.JDBC4Connection;
 
@@ -59,7 +60,8 @@ final class Creation {
       writeSchema();
       deleteCompanions(file);
       Files.move(temporary, file); // no REPLACE_EXISTING: never over a file made meanwhile
-      syncDirectory(file.getParent());
+      // The path is resolved, so it names the file in its directory.
+      syncDirectory(Objects.requireNonNull(file.getParent(), "file's directory"));
     } catch (FileAlreadyExistsException e) {
       deleteQuietly();
       throw StorePath.unusable(

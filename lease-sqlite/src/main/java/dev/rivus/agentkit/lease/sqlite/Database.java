@@ -55,7 +55,7 @@ final class Database implements AutoCloseable {
 
   /** A unit of work on one connection; may be run again after a busy result. */
   @FunctionalInterface
-  interface Work<T> {
+  interface Work<T extends @Nullable Object> {
     T run(Session session) throws SQLException;
   }
 
@@ -119,7 +119,7 @@ final class Database implements AutoCloseable {
   }
 
   /** Runs read-only work (autocommit statements, no write lock). */
-  <T> T read(@Nullable String key, String operation, Work<T> work) {
+  <T extends @Nullable Object> T read(@Nullable String key, String operation, Work<T> work) {
     long start = System.nanoTime();
     return onConnection(key, operation, null, start, work);
   }
@@ -128,7 +128,8 @@ final class Database implements AutoCloseable {
    * Runs write work, which opens its own {@code BEGIN IMMEDIATE} transaction, at the given sync
    * level, behind this process's write gate.
    */
-  <T> T write(@Nullable String key, String operation, SyncMode mode, Work<T> work) {
+  <T extends @Nullable Object> T write(
+      @Nullable String key, String operation, SyncMode mode, Work<T> work) {
     long start = System.nanoTime();
     try {
       if (!writeGate.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS)) {
@@ -152,7 +153,7 @@ final class Database implements AutoCloseable {
     }
   }
 
-  private <T> T onConnection(
+  private <T extends @Nullable Object> T onConnection(
       @Nullable String key, String operation, @Nullable SyncMode mode, long start, Work<T> work) {
     requireOpen();
     checkIdentity();
@@ -179,7 +180,7 @@ final class Database implements AutoCloseable {
           if (!SqliteFailures.isBusy(e)) {
             throw translate(key, operation, e);
           }
-          if (!clean) {
+          if (session != null && !clean) {
             session.close();
             session = null;
           }

@@ -126,7 +126,7 @@ final class Opening {
             }
             session.commit();
           }
-          return null;
+          return found; // not used: a value rather than null, for NullAway before JDK 22
         });
   }
 

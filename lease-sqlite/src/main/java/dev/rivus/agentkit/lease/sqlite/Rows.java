@@ -98,8 +98,9 @@ final class Rows {
     statement.setLong(2, snapshot.revision());
     statement.setString(3, snapshot.state().name());
     statement.setLong(4, ttlNanos(snapshot.ttl()));
-    statement.setLong(5, snapshot.updatedAt().getEpochSecond());
-    statement.setLong(6, snapshot.updatedAt().getNano());
+    Instant updatedAt = snapshot.updatedAt();
+    statement.setLong(5, updatedAt.getEpochSecond());
+    statement.setLong(6, updatedAt.getNano());
     statement.setBytes(7, keyBytes);
     statement.setLong(8, write.expectedRevision());
   }
@@ -132,8 +133,9 @@ final class Rows {
       throws SQLException {
     LeaseSnapshot snapshot = write.snapshot();
     statement.setLong(1, snapshot.revision());
-    statement.setLong(2, snapshot.updatedAt().getEpochSecond());
-    statement.setLong(3, snapshot.updatedAt().getNano());
+    Instant updatedAt = snapshot.updatedAt();
+    statement.setLong(2, updatedAt.getEpochSecond());
+    statement.setLong(3, updatedAt.getNano());
     statement.setBytes(4, keyBytes);
     statement.setLong(5, write.expectedRevision());
     statement.setLong(6, snapshot.generation());

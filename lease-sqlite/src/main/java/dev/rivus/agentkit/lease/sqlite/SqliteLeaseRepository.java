@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Lease records in one SQLite file, shared by every process of one machine that opens it: the
@@ -98,9 +97,9 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    * @throws LeaseRepositoryFailure if the directory is missing, the path is a dangling link, the
    *     file is read-only, has several hard links, is empty or truncated, is not a lease database,
    *     has a newer schema version, is corrupt, or stays locked beyond the busy wait
-   * @throws IllegalArgumentException if {@code databaseFile} is null
+   * @throws NullPointerException if {@code databaseFile} is null
    */
-  public static SqliteLeaseRepository open(@Nullable Path databaseFile) {
+  public static SqliteLeaseRepository open(Path databaseFile) {
     return open(databaseFile, SqliteOptions.defaults());
   }
 
@@ -128,13 +127,11 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    *     when its directory is missing too), the directory is missing, the path is a dangling link,
    *     the file is read-only, has several hard links, is empty or truncated, is not a lease
    *     database, has a newer schema version, is corrupt, or stays locked beyond the busy wait
-   * @throws IllegalArgumentException if an argument is null
+   * @throws NullPointerException if an argument is null
    */
-  public static SqliteLeaseRepository open(
-      @Nullable Path databaseFile, @Nullable SqliteOptions options) {
-    if (databaseFile == null || options == null) {
-      throw new IllegalArgumentException("databaseFile and options must not be null");
-    }
+  public static SqliteLeaseRepository open(Path databaseFile, SqliteOptions options) {
+    Objects.requireNonNull(databaseFile, "databaseFile");
+    Objects.requireNonNull(options, "options");
     if (!options.createIfMissing() && !Files.exists(databaseFile)) {
       // Before the path is resolved, whose complaint about a missing directory would advise to
       // create it, and before the opening lock, whose side file would be created.
@@ -238,12 +235,14 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    * @return how many records were deleted
    * @throws StoreLost if the file is no longer the one this repository opened
    * @throws LeaseRepositoryFailure if the database cannot be written within the busy wait
-   * @throws IllegalArgumentException if {@code olderThan} is null or negative
+   * @throws NullPointerException if {@code olderThan} is null
+   * @throws IllegalArgumentException if {@code olderThan} is negative
    * @throws IllegalStateException if the repository is closed
    */
   @Override
-  public int prune(@Nullable Duration olderThan) {
-    if (olderThan == null || olderThan.isNegative()) {
+  public int prune(Duration olderThan) {
+    Objects.requireNonNull(olderThan, "olderThan");
+    if (olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must be zero or positive, was " + olderThan);
     }
     return pruning.prune(olderThan);

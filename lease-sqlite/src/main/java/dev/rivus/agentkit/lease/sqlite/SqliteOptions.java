@@ -2,7 +2,7 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import java.time.Duration;
 import java.time.InstantSource;
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 /**
  * How a {@link SqliteLeaseRepository} waits and syncs. Immutable and thread-safe; validated once,
@@ -146,10 +146,12 @@ public final class SqliteOptions {
      *
      * @param busyWait zero (one try) or positive
      * @return this builder
-     * @throws IllegalArgumentException if {@code busyWait} is null or negative
+     * @throws NullPointerException if {@code busyWait} is null
+     * @throws IllegalArgumentException if {@code busyWait} is negative
      */
-    public Builder busyWait(@Nullable Duration busyWait) {
-      if (busyWait == null || busyWait.isNegative()) {
+    public Builder busyWait(Duration busyWait) {
+      Objects.requireNonNull(busyWait, "busyWait");
+      if (busyWait.isNegative()) {
         throw new IllegalArgumentException("busyWait must be zero or positive, was " + busyWait);
       }
       this.busyWait = busyWait;
@@ -195,13 +197,10 @@ public final class SqliteOptions {
      *
      * @param clock the clock
      * @return this builder
-     * @throws IllegalArgumentException if {@code clock} is null
+     * @throws NullPointerException if {@code clock} is null
      */
-    public Builder clock(@Nullable InstantSource clock) {
-      if (clock == null) {
-        throw new IllegalArgumentException("clock must not be null");
-      }
-      this.clock = clock;
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

@@ -81,7 +81,7 @@ class SqlitePruneTest {
     }
 
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = (new FakePlatform()).newManager(repository, CONFIG);
+        LeaseManager leases = new FakePlatform().newManager(repository, CONFIG);
         Lease back = leases.acquire("old");
         Lease fresh = leases.acquire("never-seen")) {
       assertThat(back.generation()).isEqualTo(42);
@@ -153,7 +153,9 @@ class SqlitePruneTest {
       assertThatThrownBy(() -> repository.prune(Duration.ofSeconds(-1)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("PT-1S");
-      assertThatThrownBy(() -> repository.prune(null)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> repository.prune(null))
+          .isInstanceOf(NullPointerException.class)
+          .hasMessage("olderThan");
     }
   }
 }

@@ -326,7 +326,7 @@ public abstract class CrossProcessLeaseContract {
     lease.runFenced(
         token -> {
           Journal.append(journal, token.generation());
-          return null;
+          return token.generation();
         });
   }
 

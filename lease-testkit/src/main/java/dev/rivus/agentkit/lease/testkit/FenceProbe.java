@@ -7,6 +7,7 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scenarios on a repository's per-key fence, with threads coordinated by latches. Where a scenario
@@ -165,26 +167,28 @@ final class FenceProbe {
     AtomicReference<Thread> waiterThread = new AtomicReference<>();
     CompletableFuture<String> outcome = new CompletableFuture<>();
     try (LeaseRepository.Fence held = repository.lockFence(key)) {
-      workers.submit(
-          () -> {
-            waiterThread.set(Thread.currentThread());
-            try (LeaseRepository.Fence fence = repository.lockFence(key)) {
-              outcome.complete("got the fence although it was held");
-            } catch (InterruptedException expected) {
-              outcome.complete("interrupted");
-            } catch (Exception | Error other) {
-              outcome.complete("failed with " + other);
-            }
-            return null;
-          });
-      await("the waiter to start").atMost(patience).until(() -> waiterThread.get() != null);
-      Thread waiter = waiterThread.get();
+      Future<@Nullable Void> waiting =
+          workers.submit(
+              () -> {
+                waiterThread.set(Thread.currentThread());
+                try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+                  outcome.complete("got the fence although it was held");
+                } catch (InterruptedException expected) {
+                  outcome.complete("interrupted");
+                } catch (Exception | Error other) {
+                  outcome.complete("failed with " + other);
+                }
+                return null;
+              });
+      Thread waiter =
+          await("the waiter to start").atMost(patience).until(waiterThread::get, Objects::nonNull);
       awaitParked(waiter);
       waiter.interrupt();
 
       assertThat(Workers.await(outcome, patience, "the interrupted fence wait"))
           .as("outcome of a fence wait interrupted while the fence is held")
           .isEqualTo("interrupted");
+      Workers.await(waiting, patience, "the interrupted waiter");
     }
     // The interrupted wait must leave nothing behind: the released fence can be taken again.
     Future<Void> again =

@@ -252,9 +252,10 @@ final class GenerationWalk {
         assertThat(generation).as("generation of the record of %s", key).isEqualTo(newestOf(key));
       }
       if (stored.isPresent() && stored.get().isHeld()) {
+        Lease acquired = newest.get(key);
         assertThat(stored.get().holder())
             .as("holder named by the held record of %s", key)
-            .isEqualTo(newest.get(key).holder());
+            .isEqualTo(acquired == null ? null : acquired.holder());
       }
     }
   }

@@ -135,7 +135,7 @@ public final class LeaseHolderMain {
     while (true) {
       if (journal != null) {
         try {
-          FencedWork<Void, IOException> work =
+          FencedWork<Long, IOException> work =
               token -> {
                 // Simulated work between the re-read and the write: the window a stale write needs.
                 if (!options.work().isZero()) {
@@ -143,7 +143,7 @@ public final class LeaseHolderMain {
                   TimeUnit.NANOSECONDS.sleep(options.work().toNanos());
                 }
                 Journal.append(journal, token.generation());
-                return null;
+                return token.generation();
               };
           if (options.uninterruptible()) {
             lease.runFencedUninterruptibly(work);

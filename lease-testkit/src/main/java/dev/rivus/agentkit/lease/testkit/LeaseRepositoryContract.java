@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -450,16 +451,13 @@ public abstract class LeaseRepositoryContract {
     assertThat(repository().load("a")).as("record of a key never saved").isEmpty();
   }
 
-  /** Null, empty and over-long keys are refused with IllegalArgumentException by load and fence. */
+  /** Empty and over-long keys are refused with IllegalArgumentException by load and fence. */
   @Test
   public void invalidKeysAreRejectedWithIllegalArgumentException() {
-    List<@Nullable String> invalid = new ArrayList<>();
-    invalid.add(null);
-    invalid.add("");
-    invalid.add("k".repeat(LeaseKeys.MAX_LENGTH + 1));
+    List<String> invalid = List.of("", "k".repeat(LeaseKeys.MAX_LENGTH + 1));
 
-    for (@Nullable String key : invalid) {
-      String shown = key == null ? "null" : Samples.describe(key);
+    for (String key : invalid) {
+      String shown = Samples.describe(key);
       assertThatThrownBy(() -> repository().load(key))
           .as("load(%s)", shown)
           .isInstanceOf(IllegalArgumentException.class);
@@ -468,6 +466,20 @@ public abstract class LeaseRepositoryContract {
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(repository().load("valid")).isEmpty();
+  }
+
+  /** A null key is refused as the JDK refuses a null: NullPointerException naming the parameter. */
+  @Test
+  @SuppressWarnings("NullAway") // passes null where the port forbids it, to see how it is refused
+  public void nullKeyIsRejectedWithNullPointerException() {
+    assertThatThrownBy(() -> repository().load(null))
+        .as("load(null)")
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
+    assertThatThrownBy(() -> repository().lockFence(null).close())
+        .as("lockFence(null)")
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
   }
 
   // ---- concurrent writers ----
@@ -751,8 +763,9 @@ public abstract class LeaseRepositoryContract {
                       return Thread.interrupted();
                     });
         assertThat(closerReady.await(patience().toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+        Thread closerThread = Objects.requireNonNull(closer.get(), "set before closerReady");
         while (!closed.get() && !closing.isDone()) {
-          closer.get().interrupt();
+          closerThread.interrupt();
           Thread.onSpinWait();
         }
 

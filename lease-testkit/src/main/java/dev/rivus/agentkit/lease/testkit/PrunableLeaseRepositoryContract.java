@@ -47,7 +47,7 @@ public abstract class PrunableLeaseRepositoryContract extends LeaseRepositoryCon
     PrunableLeaseRepository prunable = (PrunableLeaseRepository) repository();
     LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
     long released;
-    try (LeaseManager leases = (new FakePlatform()).newManager(prunable, config);
+    try (LeaseManager leases = new FakePlatform().newManager(prunable, config);
         Lease kept = leases.acquire("kept")) {
       for (int i = 0; i < 3; i++) {
         leases.acquire("pruned").close();

@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The threads of one contract test: daemon threads, interrupted and awaited when the test ends, so
@@ -25,7 +26,7 @@ final class Workers implements AutoCloseable {
             return thread;
           });
 
-  <T> Future<T> submit(Callable<T> task) {
+  <T extends @Nullable Object> Future<T> submit(Callable<T> task) {
     return pool.submit(task);
   }
 
@@ -35,7 +36,8 @@ final class Workers implements AutoCloseable {
    * @throws AssertionError if it does not finish within {@code timeout}, naming {@code what}
    * @throws Exception the task's own failure
    */
-  static <T> T await(Future<T> future, Duration timeout, String what) throws Exception {
+  static <T extends @Nullable Object> T await(Future<T> future, Duration timeout, String what)
+      throws Exception {
     try {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
