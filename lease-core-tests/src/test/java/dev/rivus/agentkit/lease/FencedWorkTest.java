@@ -22,7 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fenced work with real threads: the fence, the re-read, interruption on loss and its clean-up.
+ * Fenced work with real threads: the key lock, the re-read, interruption on loss and its clean-up.
  * Lease time is fake; the holder loses its lease when the test moves its clock past the TTL while
  * its repository fails, or when a renewal finds the record taken over.
  */
@@ -63,7 +63,7 @@ class FencedWorkTest {
   void fencedWorkReceivesTheHandlesToken() throws Exception {
     try (Lease lease = holder.acquire("task")) {
       long seen = lease.runFenced(token -> token.generation());
-      String key = lease.runFenced(FenceToken::key);
+      String key = lease.runFenced(FencingToken::key);
 
       assertThat(seen).isEqualTo(lease.generation());
       assertThat(key).isEqualTo("task");
@@ -298,7 +298,7 @@ class FencedWorkTest {
             () -> {
               lease.runFenced(
                   token -> {
-                    try (FenceToken.Registration cancel = token.onLoss(blockingCall::countDown)) {
+                    try (FencingToken.Registration cancel = token.onLoss(blockingCall::countDown)) {
                       working.countDown();
                       awaitIgnoringInterrupts(blockingCall);
                     }
@@ -314,10 +314,10 @@ class FencedWorkTest {
   }
 
   @Test
-  void waitingForTheFenceEndsWithLeaseLostWhenTheLeaseIsLost() throws Exception {
-    // The successor holds the fence with long work; the old holder, not yet aware it was taken
+  void waitingForTheKeyLockEndsWithLeaseLostWhenTheLeaseIsLost() throws Exception {
+    // The successor holds the key lock with long work; the old holder, not yet aware it was taken
     // over,
-    // waits for the fence; its lease then expires.
+    // waits for the key lock; its lease then expires.
     Lease old = holder.acquire("task");
     Lease next = successor.acquire("task");
     CountDownLatch nextWorking = new CountDownLatch(1);
@@ -338,7 +338,7 @@ class FencedWorkTest {
             () -> {
               old.runFenced(token -> oldRan.getAndSet(true));
             });
-    await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> isWaitingForFence(oldWait));
+    await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> isWaitingForKeyLock(oldWait));
 
     loseByExpiry(old);
 
@@ -349,13 +349,13 @@ class FencedWorkTest {
     nextWork.get(WAIT_SECONDS, TimeUnit.SECONDS);
   }
 
-  private static boolean isWaitingForFence(Future<?> task) {
+  private static boolean isWaitingForKeyLock(Future<?> task) {
     return !task.isDone()
         && Thread.getAllStackTraces().values().stream()
             .anyMatch(
                 frames -> {
                   for (StackTraceElement frame : frames) {
-                    if (frame.getMethodName().equals("lockFence")) {
+                    if (frame.getMethodName().equals("lockKey")) {
                       return true;
                     }
                   }

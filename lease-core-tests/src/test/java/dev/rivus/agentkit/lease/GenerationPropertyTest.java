@@ -54,7 +54,7 @@ class GenerationPropertyTest {
         continue;
       }
       try {
-        long ran = lease.runFenced(FenceToken::generation);
+        long ran = lease.runFenced(FencingToken::generation);
         LeaseSnapshot stored = repository.load("key").orElseThrow();
         assertThat(stored.isHeld()).isTrue();
         assertThat(ran).isEqualTo(stored.generation());

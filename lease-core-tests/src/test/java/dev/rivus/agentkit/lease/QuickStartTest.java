@@ -58,7 +58,7 @@ class QuickStartTest {
         LeaseManager leases = LeaseManager.create(repository, config);
         Lease lease = leases.acquire("task:42")) { // LeaseHeld while another live holder renews it
 
-      // Fenced work runs only while this handle holds its generation, under the key's fence,
+      // Fenced work runs only while this handle holds its generation, under the key lock,
       // and is interrupted if the lease is lost meanwhile. Pass the token to the resource.
       String saved = lease.runFenced(token -> store.save(result, token.generation()));
 

@@ -204,7 +204,7 @@ class ReviewedEdgeCasesTest {
     }
   }
 
-  private static void awaitLoss(FenceToken token) {
+  private static void awaitLoss(FencingToken token) {
     while (token.isHeld()) {
       Thread.onSpinWait();
     }

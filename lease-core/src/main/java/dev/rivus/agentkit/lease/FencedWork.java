@@ -3,7 +3,7 @@ package dev.rivus.agentkit.lease;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Work run under a lease's fence by {@link Lease#runFenced(FencedWork)}. It receives the fencing
+ * Work run under a lease's key lock by {@link Lease#runFenced(FencedWork)}. It receives the fencing
  * token to pass on to the resource it writes.
  *
  * @param <T> the result type, which may be a nullable one (such as {@code @Nullable Void})
@@ -21,5 +21,5 @@ public interface FencedWork<T extends @Nullable Object, X extends Exception> {
    * @throws InterruptedException if the work was interrupted (on loss of the lease, or from
    *     elsewhere)
    */
-  T run(FenceToken token) throws X, InterruptedException;
+  T run(FencingToken token) throws X, InterruptedException;
 }

@@ -53,27 +53,28 @@ public interface Lease extends AutoCloseable {
   CompletionStage<LeaseLost> lost();
 
   /**
-   * Runs {@code work} under the key's fence if this handle still holds the lease, and interrupts it
-   * if the lease is lost meanwhile.
+   * Runs {@code work} under the key lock if this handle still holds the lease, and interrupts it if
+   * the lease is lost meanwhile.
    *
-   * <p>Takes the repository's per-key fence (waiting for a predecessor's fenced work to end),
-   * re-reads the record, and runs the work on the calling thread only if the record still names
-   * this handle and generation. If the lease is lost while the work runs, the thread is interrupted
-   * and the token's cancel actions run; the fence is released only when the work has ended. No
-   * interrupt delivered by the library is left on the thread afterwards; an interrupt from
-   * elsewhere is kept (one pending when the loss was delivered is set again when this returns).
+   * <p>Takes the repository's key lock (waiting for a predecessor's fenced work to end), re-reads
+   * the record, and runs the work on the calling thread only if the record still names this handle
+   * and generation. If the lease is lost while the work runs, the thread is interrupted and the
+   * token's cancel actions run; the key lock is released only when the work has ended. No interrupt
+   * delivered by the library is left on the thread afterwards; an interrupt from elsewhere is kept
+   * (one pending when the loss was delivered is set again when this returns).
    *
    * @param work the work; it receives the fencing token
    * @param <T> the result type
    * @param <X> the checked exception the work may throw
    * @return the work's result
-   * @throws LeaseLost if the lease was lost before or while waiting for the fence, at the re-read,
-   *     or while the work ran (then the work's own failure, if any, is attached as suppressed)
+   * @throws LeaseLost if the lease was lost before or while waiting for the key lock, at the
+   *     re-read, or while the work ran (then the work's own failure, if any, is attached as
+   *     suppressed)
    * @throws X if the work failed while the lease was held
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
-   * @throws LeaseRepositoryFailure if the fence or the record could not be read
-   * @throws IllegalStateException if called from fenced work of this same lease (the fence is not
-   *     reentrant)
+   * @throws LeaseRepositoryFailure if the key lock or the record could not be read
+   * @throws IllegalStateException if called from fenced work of this same lease (the key lock is
+   *     not reentrant)
    * @throws NullPointerException if {@code work} is null
    */
   <T extends @Nullable Object, X extends Exception> T runFenced(FencedWork<T, X> work)
@@ -81,8 +82,8 @@ public interface Lease extends AutoCloseable {
 
   /**
    * Like {@link #runFenced(FencedWork)}, but the work is never interrupted or cancelled by the
-   * library: if the lease is lost while it runs, the fence waits for it to settle and the loss is
-   * reported after it, as {@link LeaseLost}.
+   * library: if the lease is lost while it runs, the key lock waits for it to settle and the loss
+   * is reported after it, as {@link LeaseLost}.
    *
    * @param work the work; it receives the fencing token
    * @param <T> the result type
@@ -91,7 +92,7 @@ public interface Lease extends AutoCloseable {
    * @throws LeaseLost if the lease was lost before the work started or while it ran
    * @throws X if the work failed while the lease was held
    * @throws InterruptedException if the calling thread was interrupted from elsewhere
-   * @throws LeaseRepositoryFailure if the fence or the record could not be read
+   * @throws LeaseRepositoryFailure if the key lock or the record could not be read
    * @throws IllegalStateException if called from fenced work of this same lease
    * @throws NullPointerException if {@code work} is null
    */
@@ -100,8 +101,8 @@ public interface Lease extends AutoCloseable {
 
   /**
    * Runs {@code work} on the calling thread and interrupts it if the lease is lost meanwhile,
-   * without taking the fence. Use it for long work whose writes are fenced separately, or that must
-   * simply stop when the lease is gone.
+   * without taking the key lock. Use it for long work whose writes are fenced separately, or that
+   * must simply stop when the lease is gone.
    *
    * @param work the work
    * @param <T> the result type

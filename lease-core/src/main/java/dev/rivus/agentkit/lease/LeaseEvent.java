@@ -100,7 +100,7 @@ public sealed interface LeaseEvent {
       implements LeaseEvent {}
 
   /**
-   * A lease was lost while held: taken over, expired, its store or its fence lost.
+   * A lease was lost while held: taken over, expired, its store or its key lock lost.
    *
    * @param manager the manager's name
    * @param key the key

@@ -26,11 +26,11 @@ public final class LeaseLost extends LeaseException {
      */
     STORE_LOST,
     /**
-     * The repository's per-key fence was lost while fenced work ran (a database connection that
+     * The repository's key lock was lost while fenced work ran (a database connection that
      * dropped): the work was ended and the lease given up, since nothing excludes a successor any
      * more.
      */
-    FENCE_LOST
+    KEY_LOCK_LOST
   }
 
   private final String key;
@@ -96,9 +96,9 @@ public final class LeaseLost extends LeaseException {
         return head
             + " was lost with its store"
             + (cause == null ? ": its record vanished" : ": " + cause.getMessage());
-      case FENCE_LOST:
+      case KEY_LOCK_LOST:
         return head
-            + " was given up: its fence was lost while fenced work ran"
+            + " was given up: its key lock was lost while fenced work ran"
             + (cause == null ? "" : " (" + cause.getMessage() + ")");
       case EXPIRED:
       default:

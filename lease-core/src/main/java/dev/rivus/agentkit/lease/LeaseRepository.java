@@ -20,9 +20,9 @@ import java.util.Optional;
  *   <li><b>Durability by intent.</b> A write that raises the generation ({@link
  *       LeaseWrite.Intent#ACQUIRE}) is durable before {@code save} returns.
  *   <li><b>Identity.</b> A repository knows its store by what the system says it is, not by its
- *       name: a store reached through another name (a symlink) is the same store with one fence; a
- *       store deleted, replaced or emptied under the repository fails every later call with {@link
- *       StoreLost}, so its holders give their leases up at once.
+ *       name: a store reached through another name (a symlink) is the same store with one key lock;
+ *       a store deleted, replaced or emptied under the repository fails every later call with
+ *       {@link StoreLost}, so its holders give their leases up at once.
  *   <li><b>Keys.</b> Keys are arbitrary strings (see {@link LeaseKeys}); an adapter never lets a
  *       key escape its storage.
  *   <li><b>Failures.</b> Expected failures are {@link RevisionConflict} and {@link
@@ -105,25 +105,26 @@ public interface LeaseRepository extends AutoCloseable {
   }
 
   /**
-   * Takes the key's fence: a lock, distinct from whatever guards {@link #save}, that at most one
+   * Takes the key lock: a lock, distinct from whatever guards {@link #save}, that at most one
    * thread in all processes sharing this storage holds for a key at a time. Fenced work runs under
    * it, so a successor's fenced work starts only after its predecessor's ended. Waiting for it
    * never blocks a save, so holders keep renewing while others wait or work.
    *
    * <p>The wait ends early when the calling thread is interrupted. If the holding process dies, the
-   * storage (or the operating system) releases the fence. A fence can also be lost while held (a
-   * database lock dies with its connection): {@link Fence#isHeld()} then says so, and the manager
-   * ends the fenced work as on the loss of the lease.
+   * storage (or the operating system) releases the key lock. A key lock can also be lost while held
+   * (a database lock dies with its connection): {@link KeyLock#isHeld()} then says so, and the
+   * manager ends the fenced work as on the loss of the lease.
    *
    * @param key the lease key
-   * @return the held fence; close it to release, from any thread
+   * @return the held key lock; close it to release, from any thread
    * @throws InterruptedException if the calling thread was interrupted while waiting
    * @throws StoreLost if the store is no longer the one this repository opened
-   * @throws LeaseRepositoryFailure if the fence cannot be taken for a reason other than contention
+   * @throws LeaseRepositoryFailure if the key lock cannot be taken for a reason other than
+   *     contention
    * @throws NullPointerException if the key is null
    * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}
    */
-  Fence lockFence(String key) throws InterruptedException;
+  KeyLock lockKey(String key) throws InterruptedException;
 
   /**
    * Releases what the repository holds open (connections, file handles). Repositories that hold
@@ -133,22 +134,21 @@ public interface LeaseRepository extends AutoCloseable {
   default void close() {}
 
   /**
-   * A held per-key fence. Closing it releases the fence; closing it again does nothing.
-   * Thread-safe.
+   * A held key lock. Closing it releases the key lock; closing it again does nothing. Thread-safe.
    */
-  interface Fence extends AutoCloseable {
+  interface KeyLock extends AutoCloseable {
 
     /**
-     * Tells whether the fence is still held: {@code false} once closed, or once the storage lost it
-     * (a database connection that dropped, a lock file deleted or replaced under it). It may ask
+     * Tells whether the key lock is still held: {@code false} once closed, or once the storage lost
+     * it (a database connection that dropped, a lock file deleted or replaced under it). It may ask
      * the storage, so it may block briefly: the manager calls it once per heartbeat round while
      * fenced work runs, from its repository thread, never from its timer.
      *
-     * @return {@code true} while the fence still excludes every other holder
+     * @return {@code true} while the key lock still excludes every other holder
      */
     boolean isHeld();
 
-    /** Releases the fence. */
+    /** Releases the key lock. */
     @Override
     void close();
   }

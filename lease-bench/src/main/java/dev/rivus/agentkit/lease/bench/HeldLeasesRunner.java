@@ -169,8 +169,8 @@ public final class HeldLeasesRunner {
     }
 
     @Override
-    public Fence lockFence(String key) throws InterruptedException {
-      return delegate.lockFence(key);
+    public KeyLock lockKey(String key) throws InterruptedException {
+      return delegate.lockKey(key);
     }
   }
 }

@@ -102,8 +102,8 @@ class ForcedReleaseTest {
           }
 
           @Override
-          public Fence lockFence(String key) throws InterruptedException {
-            return repository.lockFence(key);
+          public KeyLock lockKey(String key) throws InterruptedException {
+            return repository.lockKey(key);
           }
         };
 

@@ -273,7 +273,10 @@ public final class DefaultLeaseManager implements LeaseManager {
     return held;
   }
 
-  /** Fenced work of a lease started holding a fence, or ended, so that rounds check its fences. */
+  /**
+   * Fenced work of a lease started holding a key lock, or ended, so that rounds check its key
+   * locks.
+   */
   void fencedWork(FencedRunner runner, boolean running) {
     if (running) {
       fencedWork.add(runner);
@@ -282,10 +285,12 @@ public final class DefaultLeaseManager implements LeaseManager {
     }
   }
 
-  /** Asks the fences of running fenced work whether they are still held; on the repository lane. */
-  void checkFences() {
+  /**
+   * Asks the key locks of running fenced work whether they are still held; on the repository lane.
+   */
+  void checkKeyLocks() {
     for (FencedRunner runner : fencedWork) {
-      runner.checkFences();
+      runner.checkKeyLocks();
     }
   }
 

@@ -15,10 +15,10 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs work under one lease: under the key's fence after re-reading the record ({@code runFenced}),
- * or simply raced against loss ({@code runUntilLost}). The work runs on the caller's thread. While
- * fenced work runs, its fence is checked every renewal round: a fence that was lost ends the work
- * as the loss of the lease does.
+ * Runs work under one lease: under the key lock after re-reading the record ({@code runFenced}), or
+ * simply raced against loss ({@code runUntilLost}). The work runs on the caller's thread. While
+ * fenced work runs, its key lock is checked every renewal round: a key lock that was lost ends the
+ * work as the loss of the lease does.
  */
 final class FencedRunner {
 
@@ -26,8 +26,8 @@ final class FencedRunner {
   private final LeaseRepository repository;
   private final LeaseScheduler scheduler;
 
-  /** The fences held by fenced work now running, by thread; made on first use. */
-  private @Nullable IdentityHashMap<Thread, LeaseRepository.Fence> fences; // guarded by this
+  /** The key locks held by fenced work now running, by thread; made on first use. */
+  private @Nullable IdentityHashMap<Thread, LeaseRepository.KeyLock> keyLocks; // guarded by this
 
   FencedRunner(ManagedLease lease, LeaseRepository repository, LeaseScheduler scheduler) {
     this.lease = lease;
@@ -40,9 +40,10 @@ final class FencedRunner {
     Objects.requireNonNull(work, "work");
     Thread thread = Thread.currentThread();
     synchronized (this) {
-      // The fence is not reentrant: fenced work that runs fenced work on its own lease would wait
+      // The key lock is not reentrant: fenced work that runs fenced work on its own lease would
+      // wait
       // for itself for ever, renewing all the while.
-      if (fences != null && fences.containsKey(thread)) {
+      if (keyLocks != null && keyLocks.containsKey(thread)) {
         throw new IllegalStateException(
             "runFenced called from fenced work of the same lease '" + lease.key() + "'");
       }
@@ -50,14 +51,14 @@ final class FencedRunner {
     WorkCall call = new WorkCall(lease, scheduler, interruptible);
     join(call);
     try {
-      LeaseRepository.Fence fence = takeFence(call);
-      register(thread, fence);
+      LeaseRepository.KeyLock keyLock = takeKeyLock(call);
+      register(thread, keyLock);
       try {
         confirmOwnership(call);
         return runWork(call, () -> work.run(call));
       } finally {
         unregister(thread);
-        fence.close();
+        keyLock.close();
       }
     } finally {
       call.finish();
@@ -82,56 +83,56 @@ final class FencedRunner {
   }
 
   /**
-   * Asks every fence of running fenced work whether it is still held; a lost one gives the lease
+   * Asks every key lock of running fenced work whether it is still held; a lost one gives the lease
    * up. Called by the renewal round, on the repository lane, for leases with fenced work running.
    */
-  void checkFences() {
+  void checkKeyLocks() {
     if (!lease.isHeld()) {
       return;
     }
-    List<LeaseRepository.Fence> running;
+    List<LeaseRepository.KeyLock> running;
     synchronized (this) {
-      if (fences == null || fences.isEmpty()) {
+      if (keyLocks == null || keyLocks.isEmpty()) {
         return;
       }
-      running = new ArrayList<>(fences.values());
+      running = new ArrayList<>(keyLocks.values());
     }
-    for (LeaseRepository.Fence fence : running) {
+    for (LeaseRepository.KeyLock keyLock : running) {
       boolean held;
       try {
-        held = fence.isHeld();
+        held = keyLock.isHeld();
       } catch (RuntimeException failure) {
-        lease.lose(LeaseLost.Reason.FENCE_LOST, null, failure);
+        lease.lose(LeaseLost.Reason.KEY_LOCK_LOST, null, failure);
         return;
       }
-      if (!held && isRegistered(fence)) {
-        lease.lose(LeaseLost.Reason.FENCE_LOST, null, null);
+      if (!held && isRegistered(keyLock)) {
+        lease.lose(LeaseLost.Reason.KEY_LOCK_LOST, null, null);
         return;
       }
     }
   }
 
   /** Under this monitor, so that the manager's set of running fenced work agrees with ours. */
-  private synchronized void register(Thread thread, LeaseRepository.Fence fence) {
-    if (fences == null) {
-      fences = new IdentityHashMap<>(2);
+  private synchronized void register(Thread thread, LeaseRepository.KeyLock keyLock) {
+    if (keyLocks == null) {
+      keyLocks = new IdentityHashMap<>(2);
     }
-    fences.put(thread, fence);
+    keyLocks.put(thread, keyLock);
     lease.manager().fencedWork(this, true);
   }
 
   private synchronized void unregister(Thread thread) {
-    if (fences != null) {
-      fences.remove(thread);
-      if (fences.isEmpty()) {
+    if (keyLocks != null) {
+      keyLocks.remove(thread);
+      if (keyLocks.isEmpty()) {
         lease.manager().fencedWork(this, false);
       }
     }
   }
 
-  /** Whether the fence still guards running work (it was not just released by its work). */
-  private synchronized boolean isRegistered(LeaseRepository.Fence fence) {
-    return fences != null && fences.containsValue(fence);
+  /** Whether the key lock still guards running work (it was not just released by its work). */
+  private synchronized boolean isRegistered(LeaseRepository.KeyLock keyLock) {
+    return keyLocks != null && keyLocks.containsValue(keyLock);
   }
 
   private void join(WorkCall call) {
@@ -140,9 +141,9 @@ final class FencedRunner {
     }
   }
 
-  private LeaseRepository.Fence takeFence(WorkCall call) throws InterruptedException {
+  private LeaseRepository.KeyLock takeKeyLock(WorkCall call) throws InterruptedException {
     try {
-      return repository.lockFence(lease.key());
+      return repository.lockKey(lease.key());
     } catch (InterruptedException e) {
       if (call.interruptedByLoss()) {
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
@@ -155,7 +156,7 @@ final class FencedRunner {
     }
   }
 
-  /** Re-reads the record under the fence: the work runs only if it still names this handle. */
+  /** Re-reads the record under the key lock: the work runs only if it still names this handle. */
   private void confirmOwnership(WorkCall call) {
     Optional<LeaseSnapshot> stored;
     try {

@@ -116,7 +116,7 @@ final class ManagedLease implements Lease {
     NOTHING_TO_RELEASE,
     /** It was held: release its record. */
     RELEASE_HELD,
-    /** It expired or lost its fence: its record may still be ours; release it if so. */
+    /** It expired or lost its key lock: its record may still be ours; release it if so. */
     RELEASE_IF_STILL_OURS
   }
 
@@ -143,12 +143,13 @@ final class ManagedLease implements Lease {
   }
 
   /**
-   * After an expiry or a lost fence, the record may still name this handle: release it, so others
-   * need not wait out the TTL. After a takeover or a lost store it names someone else or nothing.
+   * After an expiry or a lost key lock, the record may still name this handle: release it, so
+   * others need not wait out the TTL. After a takeover or a lost store it names someone else or
+   * nothing.
    */
   private boolean recordMayStillBeOurs() {
     LeaseLost.Reason reason = signal.reason();
-    return reason == LeaseLost.Reason.EXPIRED || reason == LeaseLost.Reason.FENCE_LOST;
+    return reason == LeaseLost.Reason.EXPIRED || reason == LeaseLost.Reason.KEY_LOCK_LOST;
   }
 
   /**

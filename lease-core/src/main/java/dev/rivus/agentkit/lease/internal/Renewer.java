@@ -35,8 +35,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>The <b>round</b>, on the repository lane, renews every held lease that falls due within
  *       half a heartbeat, in one {@link LeaseRepository#saveAll} call: leases acquired at different
  *       times fall into step after one round, and the manager writes one batch per heartbeat
- *       however many leases it holds. It also checks the fences of running fenced work. Each lease
- *       keeps its own revision and expiry: a conflict or failure on one affects that one alone.
+ *       however many leases it holds. It also checks the key locks of running fenced work. Each
+ *       lease keeps its own revision and expiry: a conflict or failure on one affects that one
+ *       alone.
  * </ul>
  *
  * <p>Thread-safe.
@@ -178,7 +179,7 @@ final class Renewer {
   }
 
   /**
-   * On the repository lane: one batch of renewals, then the fence checks, then the next tick,
+   * On the repository lane: one batch of renewals, then the key lock checks, then the next tick,
    * planned from what this round saw. The leases come in key order (see {@link
    * DefaultLeaseManager#held}), so the batch does too, which spares a database a sort; each lease
    * is visited once to build the batch and once to take its outcome.
@@ -210,7 +211,7 @@ final class Renewer {
         renew(due, writes, start, next);
       }
       outcomesTaken = true;
-      manager.checkFences();
+      manager.checkKeyLocks();
     } finally {
       if (!outcomesTaken) {
         due.forEach(next::see); // renewed, or failed and due again soon

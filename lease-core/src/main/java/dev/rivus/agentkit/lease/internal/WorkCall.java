@@ -1,6 +1,6 @@
 package dev.rivus.agentkit.lease.internal;
 
-import dev.rivus.agentkit.lease.FenceToken;
+import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import java.util.ArrayList;
@@ -8,10 +8,10 @@ import java.util.List;
 
 /**
  * One run of work under a lease (fenced or not), on the thread that called it: it interrupts that
- * thread on loss while it waits for the fence or, if interruptible, while it works, and makes sure
- * no interrupt of ours is left on the thread once the run is over.
+ * thread on loss while it waits for the key lock or, if interruptible, while it works, and makes
+ * sure no interrupt of ours is left on the thread once the run is over.
  */
-final class WorkCall implements LossSignal.Participant, FenceToken {
+final class WorkCall implements LossSignal.Participant, FencingToken {
 
   private enum Phase {
     WAITING,

@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * A repository in this process's memory: leases shared by the managers of one JVM, gone when it
- * exits. Saves compare revisions atomically; the fence is a fair per-key lock that cannot be lost.
+ * exits. Saves compare revisions atomically; the key lock is a fair per-key lock that cannot be
+ * lost.
  *
  * <p>Pruning keeps two floors for the whole repository, the highest generation and the highest
  * revision it ever pruned; a key with no record loads as a floor snapshot carrying them, so its
@@ -29,7 +30,7 @@ import java.util.concurrent.ConcurrentMap;
 public final class MemoryLeaseRepository implements PrunableLeaseRepository {
 
   private final ConcurrentMap<String, LeaseSnapshot> records = new ConcurrentHashMap<>();
-  private final KeyedLocks<String> fences = new KeyedLocks<>();
+  private final KeyedLocks<String> keyLocks = new KeyedLocks<>();
   private final Clock clock;
   private Floors floors = Floors.NONE; // guarded by this, read without it (immutable, volatile)
 
@@ -128,9 +129,9 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
   }
 
   @Override
-  public Fence lockFence(String key) throws InterruptedException {
-    KeyedLocks.Held held = fences.lock(LeaseKeys.requireValid(key));
-    return new Fence() {
+  public KeyLock lockKey(String key) throws InterruptedException {
+    KeyedLocks.Held held = keyLocks.lock(LeaseKeys.requireValid(key));
+    return new KeyLock() {
       @Override
       public boolean isHeld() {
         return held.isHeld();

@@ -15,7 +15,7 @@ public interface LeaseScheduler extends AutoCloseable {
 
   /** The kinds of blocking work, each run on threads of its own. */
   enum Lane {
-    /** Repository calls: renewal rounds, fence checks, releases. */
+    /** Repository calls: renewal rounds, key lock checks, releases. */
     REPOSITORY,
     /** Delivering a loss to running work: interrupts and the work's cancel actions. */
     INTERRUPTS,

@@ -25,7 +25,7 @@ final class SystemScheduler implements LeaseScheduler {
 
   static final int TIMER_THREADS = 1;
 
-  /** One for the renewal round, one for releases and fence checks while a round runs. */
+  /** One for the renewal round, one for releases and key lock checks while a round runs. */
   static final int REPOSITORY_THREADS = 2;
 
   /** Interrupts, and cancel actions (users' code that may block for a while). */

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An exclusive lock on a byte range of a lock file, held by at most one thread in all the processes
- * of a machine that use the file. Adapters use it for per-key write locks and fences.
+ * of a machine that use the file. Adapters use it for per-key write locks and key locks.
  *
  * <p>Across processes it is an operating-system lock ({@link
  * java.nio.channels.FileChannel#tryLock(long, long, boolean)}), so the system releases it when the
@@ -120,8 +120,8 @@ public final class FileRangeLock {
   }
 
   /**
-   * Waits, without a time limit, until the calling thread holds the lock. Use it for fences, whose
-   * wait a caller ends by interrupting the thread.
+   * Waits, without a time limit, until the calling thread holds the lock. Use it for key locks,
+   * whose wait a caller ends by interrupting the thread.
    *
    * @return the held lock; close it to release
    * @throws InterruptedException if the thread was interrupted before or while waiting; the lock is

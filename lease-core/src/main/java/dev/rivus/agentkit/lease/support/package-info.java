@@ -1,6 +1,6 @@
 /**
- * Building blocks for repository adapters: per-key locks within one JVM, and cross-process fences
- * on byte ranges of a lock file. Adapter authors may use them; applications need not.
+ * Building blocks for repository adapters: per-key locks within one JVM, and cross-process key
+ * locks on byte ranges of a lock file. Adapter authors may use them; applications need not.
  */
 @NullMarked
 package dev.rivus.agentkit.lease.support;

@@ -24,8 +24,8 @@ import java.util.Optional;
  * A repository of JSON files in one directory, shared by the processes of one machine without a
  * database: one record file per key, written under a per-key write lock file to a temporary file
  * that is fsynced, atomically renamed over the record, and made durable by an fsync of the
- * directory. Reads take no lock, since a rename is atomic. The fence of a key is a lock on another
- * file than its write lock, so renewals never wait for fenced work.
+ * directory. Reads take no lock, since a rename is atomic. The key lock of a key is a lock on
+ * another file than its write lock, so renewals never wait for fenced work.
  *
  * <p>Locks are operating-system file locks ({@link FileRangeLock}): the system releases them when a
  * holding process dies. They hold between the processes of one machine on a local file system; on a
@@ -40,8 +40,8 @@ import java.util.Optional;
  * dev.rivus.agentkit.lease.StoreLost}, so its holders give their leases up at once; a record file
  * deleted under its holder is found at the next renewal, and the lease lost the same way.
  *
- * <p>Thread-safe; any number of instances, in one process or many, may share a directory. A fence
- * stays held until its own {@code close}.
+ * <p>Thread-safe; any number of instances, in one process or many, may share a directory. A key
+ * lock stays held until its own {@code close}.
  */
 public final class FileLeaseRepository implements LeaseRepository {
 
@@ -231,23 +231,23 @@ public final class FileLeaseRepository implements LeaseRepository {
   /**
    * {@inheritDoc}
    *
-   * <p>The fence is a lock on the key's {@code .fence.lock} file, distinct from its write lock. The
-   * wait has no time limit; interrupt the thread to end it.
+   * <p>The key lock is a lock on the key's {@code .fence.lock} file, distinct from its write lock.
+   * The wait has no time limit; interrupt the thread to end it.
    *
-   * @throws LeaseRepositoryFailure if the fence's lock file cannot be created or locked
+   * @throws LeaseRepositoryFailure if the key lock's lock file cannot be created or locked
    */
   @Override
-  public Fence lockFence(String key) throws InterruptedException {
-    Path file = new RecordNames(directory, LeaseKeys.requireValid(key)).fenceLock();
+  public KeyLock lockKey(String key) throws InterruptedException {
+    Path file = new RecordNames(directory, LeaseKeys.requireValid(key)).keyLockFile();
     identity.requireSame();
     FileRangeLock.Held held;
     try {
       held = FileRangeLock.of(file, 0, 1).lock();
     } catch (LeaseRepositoryFailure e) {
       throw new LeaseRepositoryFailure(
-          key, "cannot take the fence of lease '" + key + "': " + e.getMessage(), e);
+          key, "cannot take the key lock of lease '" + key + "': " + e.getMessage(), e);
     }
-    return new Fence() {
+    return new KeyLock() {
       @Override
       public boolean isHeld() {
         return held.isHeld();

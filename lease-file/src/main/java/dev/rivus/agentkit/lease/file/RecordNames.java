@@ -46,7 +46,7 @@ final class RecordNames {
     return directory.resolve(base + ".write.lock");
   }
 
-  Path fenceLock() {
+  Path keyLockFile() {
     return directory.resolve(base + ".fence.lock");
   }
 

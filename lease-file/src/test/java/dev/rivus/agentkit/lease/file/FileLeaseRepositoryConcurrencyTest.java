@@ -82,31 +82,31 @@ class FileLeaseRepositoryConcurrencyTest {
   }
 
   @Test
-  void theFenceAdmitsOneThreadAtATimeOfOneRepository() throws Exception {
+  void theKeyLockAdmitsOneThreadAtATimeOfOneRepository() throws Exception {
     LeaseRepository repository = FileLeaseRepository.open(directory);
-    assertFenceExcludes(List.of(repository, repository, repository, repository));
+    assertKeyLockExcludes(List.of(repository, repository, repository, repository));
   }
 
   @Test
-  void theFenceAdmitsOneThreadAtATimeAcrossTwoInstancesOnOneDirectory() throws Exception {
+  void theKeyLockAdmitsOneThreadAtATimeAcrossTwoInstancesOnOneDirectory() throws Exception {
     LeaseRepository first = FileLeaseRepository.open(directory);
     LeaseRepository second = FileLeaseRepository.open(directory);
-    assertFenceExcludes(List.of(first, second, first, second));
+    assertKeyLockExcludes(List.of(first, second, first, second));
   }
 
   @Test
-  void aFenceWaitEndsWithInterruptedExceptionWhenTheThreadIsInterrupted() throws Exception {
+  void aKeyLockWaitEndsWithInterruptedExceptionWhenTheThreadIsInterrupted() throws Exception {
     LeaseRepository repository = FileLeaseRepository.open(directory);
-    LeaseRepository.Fence held = repository.lockFence(KEY);
+    LeaseRepository.KeyLock held = repository.lockKey(KEY);
     try {
       Thread[] waiting = new Thread[1];
       CountDownLatch started = new CountDownLatch(1);
-      Future<LeaseRepository.Fence> waiter =
+      Future<LeaseRepository.KeyLock> waiter =
           threads.submit(
               () -> {
                 waiting[0] = Thread.currentThread();
                 started.countDown();
-                return FileLeaseRepository.open(directory).lockFence(KEY);
+                return FileLeaseRepository.open(directory).lockKey(KEY);
               });
       started.await();
       await()
@@ -124,8 +124,8 @@ class FileLeaseRepositoryConcurrencyTest {
   }
 
   @Test
-  void savesGoOnPromptlyWhileAnotherThreadHoldsTheFence() throws Exception {
-    // A write-lock budget this short would fail the saves if they waited for the fence.
+  void savesGoOnPromptlyWhileAnotherThreadHoldsTheKeyLock() throws Exception {
+    // A write-lock budget this short would fail the saves if they waited for the key lock.
     FileLeaseRepository.Options impatient = new FileLeaseRepository.Options(Duration.ofMillis(250));
     LeaseRepository holder = FileLeaseRepository.open(directory);
     LeaseRepository renewer = FileLeaseRepository.open(directory, impatient);
@@ -134,12 +134,12 @@ class FileLeaseRepositoryConcurrencyTest {
     Future<?> fencedWork =
         threads.submit(
             () -> {
-              LeaseRepository.Fence fence = holder.lockFence(KEY);
+              LeaseRepository.KeyLock keyLock = holder.lockKey(KEY);
               try {
                 fenced.countDown();
                 done.await();
               } finally {
-                fence.close();
+                keyLock.close();
               }
               return null;
             });
@@ -193,11 +193,11 @@ class FileLeaseRepositoryConcurrencyTest {
   }
 
   @Test
-  void theFencesOfDifferentKeysDoNotWaitForEachOther() throws Exception {
+  void theKeyLocksOfDifferentKeysDoNotWaitForEachOther() throws Exception {
     LeaseRepository repository = FileLeaseRepository.open(directory);
-    LeaseRepository.Fence a = repository.lockFence("a");
+    LeaseRepository.KeyLock a = repository.lockKey("a");
     try {
-      Future<LeaseRepository.Fence> other = threads.submit(() -> repository.lockFence("b"));
+      Future<LeaseRepository.KeyLock> other = threads.submit(() -> repository.lockKey("b"));
       other.get(10, TimeUnit.SECONDS).close();
     } finally {
       a.close();
@@ -205,18 +205,18 @@ class FileLeaseRepositoryConcurrencyTest {
   }
 
   @Test
-  void aFenceIsReleasedByCloseFromAnyThreadAndCloseIsIdempotent() throws Exception {
+  void aKeyLockIsReleasedByCloseFromAnyThreadAndCloseIsIdempotent() throws Exception {
     LeaseRepository repository = FileLeaseRepository.open(directory);
-    LeaseRepository.Fence fence = repository.lockFence(KEY);
+    LeaseRepository.KeyLock keyLock = repository.lockKey(KEY);
 
-    threads.submit(fence::close).get(10, TimeUnit.SECONDS);
-    fence.close();
+    threads.submit(keyLock::close).get(10, TimeUnit.SECONDS);
+    keyLock.close();
 
-    Future<LeaseRepository.Fence> next = threads.submit(() -> repository.lockFence(KEY));
+    Future<LeaseRepository.KeyLock> next = threads.submit(() -> repository.lockKey(KEY));
     next.get(10, TimeUnit.SECONDS).close();
   }
 
-  private void assertFenceExcludes(List<LeaseRepository> perThread) throws Exception {
+  private void assertKeyLockExcludes(List<LeaseRepository> perThread) throws Exception {
     AtomicInteger inside = new AtomicInteger();
     AtomicInteger mostInside = new AtomicInteger();
     AtomicInteger entries = new AtomicInteger();
@@ -228,14 +228,14 @@ class FileLeaseRepositoryConcurrencyTest {
               () -> {
                 start.await();
                 for (int i = 0; i < 40; i++) {
-                  LeaseRepository.Fence fence = repository.lockFence(KEY);
+                  LeaseRepository.KeyLock keyLock = repository.lockKey(KEY);
                   try {
                     mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
                     Thread.yield();
                     inside.decrementAndGet();
                     entries.incrementAndGet();
                   } finally {
-                    fence.close();
+                    keyLock.close();
                   }
                 }
                 return null;

@@ -36,24 +36,24 @@ class FileLeaseRepositoryCrossProcessTest {
   }
 
   @Test
-  void aFenceHeldByAnotherProcessIsWaitedForUntilThatProcessIsKilled() throws Exception {
-    ChildJvm child = start(FenceHolderMain.class, directory.toString(), KEY);
+  void aKeyLockHeldByAnotherProcessIsWaitedForUntilThatProcessIsKilled() throws Exception {
+    ChildJvm child = start(KeyLockHolderMain.class, directory.toString(), KEY);
     child.awaitLine("FENCED", CHILD_START);
     LeaseRepository repository = FileLeaseRepository.open(directory);
 
-    Future<LeaseRepository.Fence> waiting = threads.submit(() -> repository.lockFence(KEY));
+    Future<LeaseRepository.KeyLock> waiting = threads.submit(() -> repository.lockKey(KEY));
 
     await()
         .during(Duration.ofMillis(700))
         .atMost(Duration.ofSeconds(5))
         .until(() -> !waiting.isDone());
-    // The fence does not block saves: the child's fence leaves the write lock free.
+    // The key lock does not block saves: the child's key lock leaves the write lock free.
     repository.save(Samples.firstWrite(KEY, "h-1"));
 
     child.kill();
 
-    LeaseRepository.Fence fence = waiting.get(30, TimeUnit.SECONDS);
-    fence.close();
+    LeaseRepository.KeyLock keyLock = waiting.get(30, TimeUnit.SECONDS);
+    keyLock.close();
   }
 
   @Test

@@ -117,7 +117,7 @@ class FileLeaseRepositoryTest {
     FileLeaseRepository repository = open();
 
     assertThatThrownBy(() -> repository.load("")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> repository.lockFence("x".repeat(1025)))
+    assertThatThrownBy(() -> repository.lockKey("x".repeat(1025)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("1025");
   }

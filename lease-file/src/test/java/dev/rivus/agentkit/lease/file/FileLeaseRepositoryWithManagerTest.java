@@ -38,7 +38,7 @@ class FileLeaseRepositoryWithManagerTest {
     try (LeaseManager first =
         LeaseManager.create(FileLeaseRepository.open(directory), LeaseConfig.defaults())) {
       Lease lease = first.acquire("task:42");
-      token = lease.runFenced(fence -> fence.generation());
+      token = lease.runFenced(keyLock -> keyLock.generation());
       lease.close();
       assertThat(token).isEqualTo(lease.generation());
     }
@@ -69,27 +69,27 @@ class FileLeaseRepositoryWithManagerTest {
   }
 
   @Test
-  void aDirectoryReachedThroughASymlinkIsTheSameStoreWithOneFence() throws Exception {
+  void aDirectoryReachedThroughASymlinkIsTheSameStoreWithOneKeyLock() throws Exception {
     Path real = Files.createDirectories(directory.resolve("real"));
     Path link = Files.createSymbolicLink(directory.resolve("link"), real);
     FileLeaseRepository byLink = FileLeaseRepository.open(link);
     FileLeaseRepository byName = FileLeaseRepository.open(real);
 
     assertThat(byLink.directory()).isEqualTo(byName.directory());
-    try (var fence = byLink.lockFence("task:7")) {
+    try (var keyLock = byLink.lockKey("task:7")) {
       CompletableFuture<Void> other =
           CompletableFuture.runAsync(
               () -> {
-                try (var second = byName.lockFence("task:7")) {
+                try (var second = byName.lockKey("task:7")) {
                   // got it only after the first was released
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
               });
       assertThatThrownBy(() -> other.get(300, TimeUnit.MILLISECONDS))
-          .as("the fence taken through the other name")
+          .as("the key lock taken through the other name")
           .isInstanceOf(TimeoutException.class);
-      fence.close();
+      keyLock.close();
       other.get(10, TimeUnit.SECONDS);
     }
   }

@@ -53,7 +53,7 @@ class HostileKeysTest {
     FileLeaseRepository repository = FileLeaseRepository.open(directory);
 
     repository.save(Samples.firstWrite(key, "h-1"));
-    repository.lockFence(key).close();
+    repository.lockKey(key).close();
 
     assertThat(repository.load(key)).contains(Samples.first(key, "h-1"));
     assertThat(entriesBelow(root))

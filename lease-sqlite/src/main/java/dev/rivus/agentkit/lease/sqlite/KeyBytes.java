@@ -60,7 +60,7 @@ final class KeyBytes {
     return key.toString();
   }
 
-  /** A 64-bit hash of the key, for picking its byte in the fence file. */
+  /** A 64-bit hash of the key, for picking its byte in the key lock file. */
   static long hash64(String key) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(encode(key));

@@ -13,9 +13,9 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.jdbc4.JDBC4Connection;
 
 /**
- * Opens a lease database, under the opening lock of its fence file: creates a missing file, refuses
- * one that cannot be this store (see {@link StorePath#checkExisting()}), pins the file with the
- * database's anchor, switches it to WAL mode, and recognizes, creates or migrates its schema.
+ * Opens a lease database, under the opening lock of its key lock file: creates a missing file,
+ * refuses one that cannot be this store (see {@link StorePath#checkExisting()}), pins the file with
+ * the database's anchor, switches it to WAL mode, and recognizes, creates or migrates its schema.
  *
  * <p>Under the lock no repository of this release sees a file that another one is creating, so a
  * file that is empty or shorter than a header is never one being created: it was emptied or

@@ -61,12 +61,12 @@ import java.util.Optional;
  * SqliteOptions#busyWait()} is spent, saying how long it waited and how many attempts it made; it
  * never hangs and never lets {@code SQLITE_BUSY} out.
  *
- * <p><b>Fence.</b> {@link #lockFence} locks one byte, chosen by a hash of the key, of the side file
- * {@code <database>.fence} named after the real file; the operating system releases it when the
- * holding process dies. It never touches the database, so it never delays a save or a renewal.
+ * <p><b>Key lock.</b> {@link #lockKey} locks one byte, chosen by a hash of the key, of the side
+ * file {@code <database>.fence} named after the real file; the operating system releases it when
+ * the holding process dies. It never touches the database, so it never delays a save or a renewal.
  *
  * <p><b>Not supported:</b> a database on a network file system (NFS, SMB): SQLite's locking and WAL
- * need a local file system, and so does the fence.
+ * need a local file system, and so does the key lock.
  *
  * <p>Thread-safe.
  */
@@ -76,7 +76,7 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   private final SqliteOptions options;
   private final Database database;
   private final Writes writes;
-  private final Fences fences;
+  private final KeyLocks keyLocks;
   private final Pruning pruning;
 
   private SqliteLeaseRepository(StorePath store, SqliteOptions options, Database database) {
@@ -84,7 +84,7 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     this.options = options;
     this.database = database;
     this.writes = new Writes(database, options.syncEveryWrite());
-    this.fences = new Fences(store.fenceFile(), database);
+    this.keyLocks = new KeyLocks(store.keyLockFile(), database);
     this.pruning = new Pruning(database, options.clock());
   }
 
@@ -213,16 +213,16 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   /**
    * {@inheritDoc}
    *
-   * <p>The fence is an operating-system lock on one byte of {@code <database>.fence}, chosen by a
-   * 64-bit hash (SHA-256) of the key, behind a fair in-process lock: threads of this JVM and other
-   * processes exclude each other, and the system releases the fence of a process that dies. Two
-   * keys share a byte only if their hashes agree in 62 bits; they would then only wait for each
-   * other. The fence file is never the database, so a held fence never delays a save. A fence is no
-   * longer held once its fence file is deleted or replaced.
+   * <p>The key lock is an operating-system lock on one byte of {@code <database>.fence}, chosen by
+   * a 64-bit hash (SHA-256) of the key, behind a fair in-process lock: threads of this JVM and
+   * other processes exclude each other, and the system releases the key lock of a process that
+   * dies. Two keys share a byte only if their hashes agree in 62 bits; they would then only wait
+   * for each other. The key lock file is never the database, so a held key lock never delays a
+   * save. A key lock is no longer held once its key lock file is deleted or replaced.
    */
   @Override
-  public Fence lockFence(String key) throws InterruptedException {
-    return fences.lock(LeaseKeys.requireValid(key));
+  public KeyLock lockKey(String key) throws InterruptedException {
+    return keyLocks.lock(LeaseKeys.requireValid(key));
   }
 
   /**
@@ -293,14 +293,14 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     return database.commits();
   }
 
-  /** The fence file; for tests. */
-  Path fenceFile() {
-    return fences.file();
+  /** The key lock file; for tests. */
+  Path keyLockFile() {
+    return keyLocks.file();
   }
 
   /**
-   * Closes the idle connections at once and the others when their calls end. Fences still held stay
-   * held until closed. Does not delete the database.
+   * Closes the idle connections at once and the others when their calls end. Key locks still held
+   * stay held until closed. Does not delete the database.
    */
   @Override
   public void close() {

@@ -11,18 +11,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a lease database is: the real file behind the path given (symbolic links resolved), and its
- * fence file named after that real file, so that a database opened through a link and one opened by
- * its real name share one fence. Checks what SQLite would only report as "unable to open database
- * file", or not at all.
+ * key lock file named after that real file, so that a database opened through a link and one opened
+ * by its real name share one key lock. Checks what SQLite would only report as "unable to open
+ * database file", or not at all.
  *
  * @param file the real path of the database file (it may not exist yet)
- * @param fenceFile {@code <file>.fence}
+ * @param keyLockFile {@code <file>.fence}
  */
-record StorePath(Path file, Path fenceFile) {
+record StorePath(Path file, Path keyLockFile) {
 
   /**
-   * The byte of the fence file locked while a repository creates or checks the database: beyond
-   * every byte a key's fence uses ({@link FileRangeLock#ofHash} locks {@code hash >>> 2}, below
+   * The byte of the key lock file locked while a repository creates or checks the database: beyond
+   * every byte a key lock uses ({@link FileRangeLock#ofHash} locks {@code hash >>> 2}, below
    * 2<sup>62</sup>), so opening never waits for fenced work, nor fenced work for an opening.
    */
   static final long OPENING_BYTE = 1L << 62;
@@ -72,7 +72,7 @@ record StorePath(Path file, Path fenceFile) {
                 + Files.readSymbolicLink(absolute)
                 + ", which does not exist; a lease database is only ever opened through a link to"
                 + " a database that exists, so that every name of it leads to one file and one"
-                + " fence: create the database by its real name, or remove the link");
+                + " key lock: create the database by its real name, or remove the link");
       }
       Path directory = absolute.getParent();
       Path name = absolute.getFileName();
@@ -105,7 +105,7 @@ record StorePath(Path file, Path fenceFile) {
    */
   FileRangeLock.Held lockForOpening(Duration budget) {
     try {
-      return FileRangeLock.of(fenceFile, OPENING_BYTE, 1).lock(budget);
+      return FileRangeLock.of(keyLockFile, OPENING_BYTE, 1).lock(budget);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw unusable(file, "interrupted while waiting for another process to finish opening it");
@@ -145,7 +145,7 @@ record StorePath(Path file, Path fenceFile) {
                 + links
                 + " hard links; SQLite keeps the write-ahead log and its locks next to the name a"
                 + " file is opened by, so each name would be a database of its own with its own"
-                + " fence, and two holders of one key could run at once. Remove the other names"
+                + " key lock, and two holders of one key could run at once. Remove the other names"
                 + " (find them with: find / -xdev -samefile "
                 + file
                 + "); use a symbolic link to give the database another name");

@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  *   <li>{@code hammer <db> <millis> <busyMillis>}: acquires and releases a few keys through a lease
  *       manager as fast as it can; prints {@code DONE ...} with every repository call's outcome and
  *       the longest call.
- *   <li>{@code fence <db> <key>}: takes the key's fence, prints {@code FENCED}, and waits to be
+ *   <li>{@code key lock <db> <key>}: takes the key lock, prints {@code FENCED}, and waits to be
  *       killed.
  *   <li>{@code cycles <db> <n> <syncEveryWrite>}: n times: acquires one key through a lease
  *       manager, printing {@code ACQUIRED <generation>} after the acquisition returned, renews
@@ -66,7 +66,7 @@ public final class SqliteChildMain {
       case "stream" -> stream(db, args[2]);
       case "savers" -> savers(db, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
       case "hammer" -> hammer(db, Long.parseLong(args[2]), Long.parseLong(args[3]));
-      case "fence" -> fence(db, args[2]);
+      case "fence" -> keyLock(db, args[2]);
       case "cycles" -> cycles(db, Integer.parseInt(args[2]), Boolean.parseBoolean(args[3]));
       default -> throw new IllegalArgumentException("unknown mode " + args[0]);
     }
@@ -198,12 +198,12 @@ public final class SqliteChildMain {
     OUT.println("DONE");
   }
 
-  private static void fence(Path db, String key) throws Exception {
+  private static void keyLock(Path db, String key) throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
-      LeaseRepository.Fence fence = repository.lockFence(key);
+      LeaseRepository.KeyLock keyLock = repository.lockKey(key);
       OUT.println("FENCED");
       new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-      fence.close();
+      keyLock.close();
     }
   }
 

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shared repository contract, pruning and the loss of the store included, on a fresh SQLite
- * file per test. A fence is lost as {@code rm leases.db*} would lose it: its fence file deleted.
+ * file per test. A key lock is lost as {@code rm leases.db*} would lose it: its key lock file
+ * deleted.
  */
 class SqliteLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract
     implements StoreLossContract {
@@ -32,8 +33,8 @@ class SqliteLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract
   }
 
   @Override
-  protected boolean loseFence(LeaseRepository.Fence fence) throws Exception {
-    Files.delete(((SqliteLeaseRepository) repository()).fenceFile());
+  protected boolean loseKeyLock(LeaseRepository.KeyLock keyLock) throws Exception {
+    Files.delete(((SqliteLeaseRepository) repository()).keyLockFile());
     return true;
   }
 

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Several child JVMs on one SQLite file: one winner per revision, crashes, the fence, busy files.
+ * Several child JVMs on one SQLite file: one winner per revision, crashes, the key lock, busy
+ * files.
  */
 @Tag("cross-process")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -131,7 +132,7 @@ class SqliteMultiProcessTest {
   }
 
   @Test
-  void fenceHeldByAnotherProcessExcludesThisOneAndIsReleasedWhenThatProcessIsKilled()
+  void keyLockHeldByAnotherProcessExcludesThisOneAndIsReleasedWhenThatProcessIsKilled()
       throws Exception {
     Path db = dir.resolve("leases.db");
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db)) {
@@ -140,28 +141,28 @@ class SqliteMultiProcessTest {
       ChildJvm holder = child("fence", db.toString(), "fenced");
       holder.awaitLine("FENCED", PATIENCE);
 
-      CompletableFuture<LeaseRepository.Fence> waiter =
-          CompletableFuture.supplyAsync(() -> lockFence(repository, "fenced"));
-      // Saves (renewals) go on while another process holds the fence.
+      CompletableFuture<LeaseRepository.KeyLock> waiter =
+          CompletableFuture.supplyAsync(() -> lockKey(repository, "fenced"));
+      // Saves (renewals) go on while another process holds the key lock.
       LeaseWrite renewal = first.snapshot().renewal(Samples.TIME.plusSeconds(1));
       repository.save(renewal);
       assertThat(repository.load("fenced")).hasValue(renewal.snapshot());
-      try (LeaseRepository.Fence other = repository.lockFence("another key")) {
+      try (LeaseRepository.KeyLock other = repository.lockKey("another key")) {
         assertThat(other).isNotNull();
       }
-      assertThat(waiter).as("fence wait while the child holds it").isNotDone();
+      assertThat(waiter).as("key lock wait while the child holds it").isNotDone();
       assertThatWaitStillPending(waiter);
 
       holder.kill();
 
-      try (LeaseRepository.Fence fence = waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
-        assertThat(fence).isNotNull();
+      try (LeaseRepository.KeyLock keyLock = waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        assertThat(keyLock).isNotNull();
       }
     }
   }
 
   @Test
-  void fenceHeldThroughASymbolicLinkInAnotherProcessExcludesThisOneByTheRealName()
+  void keyLockHeldThroughASymbolicLinkInAnotherProcessExcludesThisOneByTheRealName()
       throws Exception {
     Path db = dir.resolve("leases.db");
     SqliteLeaseRepository.open(db).close();
@@ -170,14 +171,14 @@ class SqliteMultiProcessTest {
       ChildJvm holder = child("fence", link.toString(), "fenced");
       holder.awaitLine("FENCED", PATIENCE);
 
-      CompletableFuture<LeaseRepository.Fence> waiter =
-          CompletableFuture.supplyAsync(() -> lockFence(repository, "fenced"));
+      CompletableFuture<LeaseRepository.KeyLock> waiter =
+          CompletableFuture.supplyAsync(() -> lockKey(repository, "fenced"));
       assertThatWaitStillPending(waiter);
 
       holder.kill();
 
-      try (LeaseRepository.Fence fence = waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
-        assertThat(fence.isHeld()).isTrue();
+      try (LeaseRepository.KeyLock keyLock = waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        assertThat(keyLock.isHeld()).isTrue();
       }
     }
   }
@@ -278,20 +279,20 @@ class SqliteMultiProcessTest {
     }
   }
 
-  private static void assertThatWaitStillPending(CompletableFuture<LeaseRepository.Fence> waiter)
+  private static void assertThatWaitStillPending(CompletableFuture<LeaseRepository.KeyLock> waiter)
       throws Exception {
     try {
-      LeaseRepository.Fence unexpected = waiter.get(300, TimeUnit.MILLISECONDS);
+      LeaseRepository.KeyLock unexpected = waiter.get(300, TimeUnit.MILLISECONDS);
       unexpected.close();
-      throw new AssertionError("took the fence while another process held it");
+      throw new AssertionError("took the key lock while another process held it");
     } catch (TimeoutException expected) {
       // still waiting, as it must
     }
   }
 
-  private static LeaseRepository.Fence lockFence(LeaseRepository repository, String key) {
+  private static LeaseRepository.KeyLock lockKey(LeaseRepository repository, String key) {
     try {
-      return repository.lockFence(key);
+      return repository.lockKey(key);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

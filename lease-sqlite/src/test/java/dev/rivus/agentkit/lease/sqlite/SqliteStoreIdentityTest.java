@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The repository knows its database by the real file, not by the name it was given: links lead to
- * one file with one fence, a file with several names or none of its content is refused, and a file
- * deleted, replaced or emptied under an open repository makes every call fail with {@link
+ * one file with one key lock, a file with several names or none of its content is refused, and a
+ * file deleted, replaced or emptied under an open repository makes every call fail with {@link
  * StoreLost}.
  */
 class SqliteStoreIdentityTest {
@@ -39,7 +39,7 @@ class SqliteStoreIdentityTest {
   }
 
   @Test
-  void aDatabaseOpenedThroughASymbolicLinkIsTheRealFileWithTheRealFilesFence() throws Exception {
+  void aDatabaseOpenedThroughASymbolicLinkIsTheRealFileWithTheRealFilesKeyLock() throws Exception {
     Path realDirectory = Files.createDirectory(dir.resolve("real"));
     Path real = realDirectory.resolve("leases.db");
     SqliteLeaseRepository.open(real).close();
@@ -48,28 +48,28 @@ class SqliteStoreIdentityTest {
     try (SqliteLeaseRepository byReal = SqliteLeaseRepository.open(real);
         SqliteLeaseRepository byLink = SqliteLeaseRepository.open(link)) {
       assertThat(byLink.file()).isEqualTo(real.toRealPath());
-      assertThat(byLink.fenceFile()).isEqualTo(byReal.fenceFile());
+      assertThat(byLink.keyLockFile()).isEqualTo(byReal.keyLockFile());
       byReal.save(Samples.firstWrite("k", "h"));
       assertThat(byLink.load("k")).hasValue(Samples.first("k", "h"));
 
-      LeaseRepository.Fence held = byReal.lockFence("k");
+      LeaseRepository.KeyLock held = byReal.lockKey("k");
       AtomicBoolean released = new AtomicBoolean();
       CompletableFuture<Boolean> waiter =
           CompletableFuture.supplyAsync(
               () -> {
-                try (LeaseRepository.Fence fence = byLink.lockFence("k")) {
+                try (LeaseRepository.KeyLock keyLock = byLink.lockKey("k")) {
                   return released.get();
                 } catch (InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
               });
-      // A split fence would be taken at once; give it the chance before releasing.
+      // A split key lock would be taken at once; give it the chance before releasing.
       assertThat(waiter.completeOnTimeout(false, 300, TimeUnit.MILLISECONDS).isDone()).isFalse();
       released.set(true);
       held.close();
 
       assertThat(waiter.get(30, TimeUnit.SECONDS))
-          .as("the fence through the link was taken only after the real one was released")
+          .as("the key lock through the link was taken only after the real one was released")
           .isTrue();
     }
     assertThat(dir.resolve("link.db.fence")).doesNotExist();
@@ -176,7 +176,7 @@ class SqliteStoreIdentityTest {
               repository::loadAll,
               () -> repository.save(renewal),
               () -> repository.saveAll(List.of(renewal)),
-              () -> repository.lockFence("k"),
+              () -> repository.lockKey("k"),
               () -> repository.prune(Duration.ZERO))) {
         assertThatThrownBy(call)
             .isInstanceOf(StoreLost.class)
@@ -256,26 +256,26 @@ class SqliteStoreIdentityTest {
   }
 
   @Test
-  void aFenceIsNoLongerHeldOnceItsFenceFileIsDeletedOrReplacedOrItIsClosed() throws Exception {
+  void aKeyLockIsNoLongerHeldOnceItsKeyLockFileIsDeletedOrReplacedOrItIsClosed() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
-      LeaseRepository.Fence deleted = repository.lockFence("a");
+      LeaseRepository.KeyLock deleted = repository.lockKey("a");
       assertThat(deleted.isHeld()).isTrue();
-      Files.delete(repository.fenceFile());
-      assertThat(deleted.isHeld()).as("fence whose file was deleted").isFalse();
+      Files.delete(repository.keyLockFile());
+      assertThat(deleted.isHeld()).as("key lock whose file was deleted").isFalse();
       deleted.close();
 
-      LeaseRepository.Fence replaced = repository.lockFence("b");
+      LeaseRepository.KeyLock replaced = repository.lockKey("b");
       assertThat(replaced.isHeld()).isTrue();
-      Path moved = Files.move(repository.fenceFile(), dir.resolve("moved.fence"));
-      Files.createFile(repository.fenceFile());
-      assertThat(replaced.isHeld()).as("fence whose file was replaced").isFalse();
+      Path moved = Files.move(repository.keyLockFile(), dir.resolve("moved.fence"));
+      Files.createFile(repository.keyLockFile());
+      assertThat(replaced.isHeld()).as("key lock whose file was replaced").isFalse();
       replaced.close();
       Files.delete(moved);
 
-      LeaseRepository.Fence closed = repository.lockFence("c");
+      LeaseRepository.KeyLock closed = repository.lockKey("c");
       assertThat(closed.isHeld()).isTrue();
       closed.close();
-      assertThat(closed.isHeld()).as("fence after close").isFalse();
+      assertThat(closed.isHeld()).as("key lock after close").isFalse();
     }
   }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 /**
  * The shared cross-process contract with two names for one database: the children open it by its
  * real name, the test's own JVM through a symbolic link. Their fenced writes to the journal must
- * still never interleave out of order, which holds only if both names lead to one fence.
+ * still never interleave out of order, which holds only if both names lead to one key lock.
  */
 class SqliteSymlinkCrossProcessLeaseTest extends CrossProcessLeaseContract {
 

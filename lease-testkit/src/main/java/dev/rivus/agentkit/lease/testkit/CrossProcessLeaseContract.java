@@ -169,17 +169,18 @@ public abstract class CrossProcessLeaseContract {
   /**
    * A holder stopped with SIGSTOP for longer than the TTL is taken over by a blocking {@code
    * acquire}; once continued, it notices the loss ({@code LOST}, its own exit code), and the
-   * journal, written by both under the fence, never goes back: no write of the old holder follows
-   * the new holder's first.
+   * journal, written by both under the key lock, never goes back: no write of the old holder
+   * follows the new holder's first.
    *
    * @throws Exception if the test fails
    */
   @Test
   public void stoppedHolderIsTakenOverAfterTheTtlAndItsLateWritesAreFencedOut() throws Exception {
     Path journal = scratch().resolve("journal");
-    // The child spends most of its time inside the fence, between its re-read and its write, and
+    // The child spends most of its time inside the key lock, between its re-read and its write, and
     // its work is not interrupted on loss: a stop most likely catches it there, and once continued
-    // it completes a write as a stale holder. Only the fence keeps that write before the parent's.
+    // it completes a write as a stale holder. Only the key lock keeps that write before the
+    // parent's.
     ChildJvm child =
         startHolder(SHORT, journal, false, "--work=PT0.2S", "--pause=PT0.01S", "--uninterruptible");
     long childGeneration = number(child.awaitLine("ACQUIRED ", PATIENCE), 1);
@@ -189,8 +190,10 @@ public abstract class CrossProcessLeaseContract {
     child.suspend();
     Lease lease = manager(SHORT).acquire(key, Duration.ofSeconds(15));
     assertThat(lease.generation()).as("the parent's generation").isEqualTo(childGeneration + 1);
-    // The stopped child most likely holds the fence mid-work: then the parent's first write waits
-    // for it. Give that write a moment to land first if it can (with a broken fence it would), then
+    // The stopped child most likely holds the key lock mid-work: then the parent's first write
+    // waits
+    // for it. Give that write a moment to land first if it can (with a broken key lock it would),
+    // then
     // let the child go on.
     CompletableFuture<Void> firstWrite =
         CompletableFuture.runAsync(
@@ -203,8 +206,8 @@ public abstract class CrossProcessLeaseContract {
             });
     try {
       firstWrite.get(FIRST_WRITE_HEAD_START.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException waitsForTheFence) {
-      // expected when the stopped child holds the fence
+    } catch (TimeoutException waitsForTheKeyLock) {
+      // expected when the stopped child holds the key lock
     }
     child.resume();
 
@@ -330,7 +333,7 @@ public abstract class CrossProcessLeaseContract {
         });
   }
 
-  /** Every write went through the fence, so generations in the journal never go back. */
+  /** Every write went through the key lock, so generations in the journal never go back. */
   private static void assertJournalMonotonic(Path journal, long old, long current)
       throws IOException {
     List<Long> generations = Journal.generations(journal);

@@ -57,8 +57,8 @@ public class ForwardingLeaseRepository implements LeaseRepository {
   }
 
   @Override
-  public Fence lockFence(String key) throws InterruptedException {
-    return delegate.lockFence(key);
+  public KeyLock lockKey(String key) throws InterruptedException {
+    return delegate.lockKey(key);
   }
 
   @Override
@@ -96,8 +96,8 @@ public class ForwardingLeaseRepository implements LeaseRepository {
     }
 
     @Override
-    public Fence lockFence(String key) throws InterruptedException {
-      return ForwardingLeaseRepository.this.lockFence(key);
+    public KeyLock lockKey(String key) throws InterruptedException {
+      return ForwardingLeaseRepository.this.lockKey(key);
     }
   }
 }

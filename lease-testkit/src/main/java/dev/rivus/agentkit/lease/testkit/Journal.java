@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * The journal that fenced work appends to in the cross-process tests: one line per write, starting
- * with the writer's generation. Since every append happens under the key's fence, after a re-read
- * of the record, the generations in the file must never decrease.
+ * with the writer's generation. Since every append happens under the key lock, after a re-read of
+ * the record, the generations in the file must never decrease.
  */
 final class Journal {
 

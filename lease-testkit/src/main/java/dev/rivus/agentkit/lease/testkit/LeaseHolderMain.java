@@ -23,18 +23,18 @@ import java.util.concurrent.TimeoutException;
 /**
  * The lease holder a child JVM runs in the cross-process tests. It opens a repository through a
  * {@link RepositoryFactory} named on the command line, acquires one key with a manager on the
- * system platform, and then appends its generation to a journal under the fence, until the lease is
- * lost.
+ * system platform, and then appends its generation to a journal under the key lock, until the lease
+ * is lost.
  *
  * <p>Arguments, each {@code --name=value}: {@code factory} (class name, required), {@code spec}
  * (passed to the factory, required), {@code key} (required), {@code ttl} and {@code heartbeat}
  * (ISO-8601 durations, default {@code PT2S} and {@code PT0.5S}), {@code wait} (the {@code maxWait}
  * of the acquisition, default {@code PT0S}: one try), {@code journal} (a file; without it the
  * holder only holds), {@code pause} (between journal writes, default {@code PT0.02S}), {@code work}
- * (time spent inside the fence before each append, as real work would, default {@code PT0S}),
+ * (time spent inside the key lock before each append, as real work would, default {@code PT0S}),
  * {@code uninterruptible} (run the work with {@link Lease#runFencedUninterruptibly}, so that only
- * the fence keeps a late write of a lost holder in order) and {@code await-go} (wait for a {@code
- * GO} line on standard input before acquiring, so that several children race).
+ * the key lock keeps a late write of a lost holder in order) and {@code await-go} (wait for a
+ * {@code GO} line on standard input before acquiring, so that several children race).
  *
  * <p>Standard output, one line per event: {@code READY <pid>}; then {@code ACQUIRED <generation>},
  * or {@code HELD <generation> <holder pid>} and exit code {@link #EXIT_HELD}; with a journal,
@@ -45,7 +45,7 @@ import java.util.concurrent.TimeoutException;
  * anything else. The end of standard input means the parent is gone: the holder halts at once.
  *
  * <p>Each journal append happens inside {@link Lease#runFenced} and is forced to the disk before
- * the fence is released.
+ * the key lock is released.
  */
 public final class LeaseHolderMain {
 

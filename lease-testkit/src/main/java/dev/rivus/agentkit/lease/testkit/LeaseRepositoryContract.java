@@ -34,9 +34,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The contract every {@link LeaseRepository} adapter passes, within one process: records and
- * revisions, keys, concurrent compare-and-set writers, the per-key fence, and generations that
- * never go back under a {@code LeaseManager}. Cross-process behaviour is {@link
- * CrossProcessLeaseContract}.
+ * revisions, keys, concurrent compare-and-set writers, the key lock, and generations that never go
+ * back under a {@code LeaseManager}. Cross-process behaviour is {@link CrossProcessLeaseContract}.
  *
  * <p>An adapter's test extends this class and implements {@link #createRepository()}, returning a
  * repository on fresh, empty storage for each test (for example in a {@code @TempDir}), and {@link
@@ -94,23 +93,23 @@ public abstract class LeaseRepositoryContract {
   }
 
   /**
-   * Makes one of this adapter's held fences be lost as its storage would lose it while fenced work
-   * runs (a database lock whose connection drops). The default returns {@code false}: the adapter's
-   * fences cannot be lost, and the fence test then marks the fence lost itself, so that it still
-   * checks what the manager does.
+   * Makes one of this adapter's held key locks be lost as its storage would lose it while fenced
+   * work runs (a database lock whose connection drops). The default returns {@code false}: the
+   * adapter's key locks cannot be lost, and the key lock test then marks the key lock lost itself,
+   * so that it still checks what the manager does.
    *
-   * @param fence a fence this adapter's {@link LeaseRepository#lockFence} returned, still held
-   * @return {@code true} if the fence was made lost, so that its {@link
-   *     LeaseRepository.Fence#isHeld()} now says {@code false}
+   * @param keyLock a key lock this adapter's {@link LeaseRepository#lockKey} returned, still held
+   * @return {@code true} if the key lock was made lost, so that its {@link
+   *     LeaseRepository.KeyLock#isHeld()} now says {@code false}
    * @throws Exception if the adapter failed to do it
    */
-  protected boolean loseFence(LeaseRepository.Fence fence) throws Exception {
+  protected boolean loseKeyLock(LeaseRepository.KeyLock keyLock) throws Exception {
     return false;
   }
 
   /**
-   * Returns how long a test waits for something that must happen (a thread to get a free fence, a
-   * save to return) before it fails. The default, 20 s, is generous for a loaded build machine;
+   * Returns how long a test waits for something that must happen (a thread to get a free key lock,
+   * a save to return) before it fails. The default, 20 s, is generous for a loaded build machine;
    * storage reached over a network may need more.
    *
    * @return the longest wait for an expected event
@@ -168,13 +167,13 @@ public abstract class LeaseRepositoryContract {
     }
   }
 
-  private FenceProbe fence() {
-    return new FenceProbe(repository(), repository(), workers(), patience());
+  private KeyLockProbe keyLock() {
+    return new KeyLockProbe(repository(), repository(), workers(), patience());
   }
 
-  /** A probe whose second party takes the fence through the second instance. */
-  private FenceProbe fenceAcrossInstances() throws Exception {
-    return new FenceProbe(repository(), secondInstance(), workers(), patience());
+  /** A probe whose second party takes the key lock through the second instance. */
+  private KeyLockProbe keyLockAcrossInstances() throws Exception {
+    return new KeyLockProbe(repository(), secondInstance(), workers(), patience());
   }
 
   /**
@@ -451,7 +450,7 @@ public abstract class LeaseRepositoryContract {
     assertThat(repository().load("a")).as("record of a key never saved").isEmpty();
   }
 
-  /** Empty and over-long keys are refused with IllegalArgumentException by load and fence. */
+  /** Empty and over-long keys are refused with IllegalArgumentException by load and key lock. */
   @Test
   public void invalidKeysAreRejectedWithIllegalArgumentException() {
     List<String> invalid = List.of("", "k".repeat(LeaseKeys.MAX_LENGTH + 1));
@@ -461,8 +460,8 @@ public abstract class LeaseRepositoryContract {
       assertThatThrownBy(() -> repository().load(key))
           .as("load(%s)", shown)
           .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> repository().lockFence(key).close())
-          .as("lockFence(%s)", shown)
+      assertThatThrownBy(() -> repository().lockKey(key).close())
+          .as("lockKey(%s)", shown)
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(repository().load("valid")).isEmpty();
@@ -476,8 +475,8 @@ public abstract class LeaseRepositoryContract {
         .as("load(null)")
         .isInstanceOf(NullPointerException.class)
         .hasMessage("key");
-    assertThatThrownBy(() -> repository().lockFence(null).close())
-        .as("lockFence(null)")
+    assertThatThrownBy(() -> repository().lockKey(null).close())
+        .as("lockKey(null)")
         .isInstanceOf(NullPointerException.class)
         .hasMessage("key");
   }
@@ -539,26 +538,26 @@ public abstract class LeaseRepositoryContract {
   }
 
   /**
-   * A fence held through one instance keeps a thread of the other instance waiting until it is
+   * A key lock held through one instance keeps a thread of the other instance waiting until it is
    * released.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void aFenceHeldThroughOneInstanceExcludesTheOther() throws Exception {
-    fenceAcrossInstances().waiterProceedsOnlyAfterRelease("fenced");
+  public void aKeyLockHeldThroughOneInstanceExcludesTheOther() throws Exception {
+    keyLockAcrossInstances().waiterProceedsOnlyAfterRelease("fenced");
   }
 
   /**
-   * Threads hammering one key's fence through two instances are never inside it two at a time.
+   * Threads hammering one key lock through two instances are never inside it two at a time.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void fenceNeverHasTwoHoldersAcrossInstances() throws Exception {
-    int maxConcurrent = fenceAcrossInstances().maxConcurrentHolders("fenced", 4, 50);
+  public void keyLockNeverHasTwoHoldersAcrossInstances() throws Exception {
+    int maxConcurrent = keyLockAcrossInstances().maxConcurrentHolders("fenced", 4, 50);
 
-    assertThat(maxConcurrent).as("most threads inside the fence at once").isEqualTo(1);
+    assertThat(maxConcurrent).as("most threads inside the key lock at once").isEqualTo(1);
   }
 
   private void assertNoUpdateLost(List<LeaseRepository> instances) throws Exception {
@@ -599,61 +598,62 @@ public abstract class LeaseRepositoryContract {
     return values;
   }
 
-  // ---- the fence ----
+  // ---- the key lock ----
 
   /**
-   * While one thread holds a key's fence, another waits for it, and gets it once it is released.
+   * While one thread holds a key lock, another waits for it, and gets it once it is released.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void secondThreadGetsTheFenceOnlyAfterTheFirstReleasesIt() throws Exception {
-    fence().waiterProceedsOnlyAfterRelease("fenced");
+  public void secondThreadGetsTheKeyLockOnlyAfterTheFirstReleasesIt() throws Exception {
+    keyLock().waiterProceedsOnlyAfterRelease("fenced");
   }
 
   /**
-   * Threads hammering one key's fence are never inside it two at a time.
+   * Threads hammering one key lock are never inside it two at a time.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void fenceNeverHasTwoHoldersAtOnce() throws Exception {
-    int maxConcurrent = fence().maxConcurrentHolders("fenced", 4, 50);
+  public void keyLockNeverHasTwoHoldersAtOnce() throws Exception {
+    int maxConcurrent = keyLock().maxConcurrentHolders("fenced", 4, 50);
 
-    assertThat(maxConcurrent).as("most threads inside the fence at once").isEqualTo(1);
+    assertThat(maxConcurrent).as("most threads inside the key lock at once").isEqualTo(1);
   }
 
   /**
-   * Holding one key's fence does not block the fences of other keys.
+   * Holding one key lock does not block the key locks of other keys.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void fencesOfDifferentKeysDoNotBlockEachOther() throws Exception {
-    fence().othersAreFree("fenced", List.of("other", "fenced/2", "FENCED", "fenced ", "ÿ"));
+  public void keyLocksOfDifferentKeysDoNotBlockEachOther() throws Exception {
+    keyLock().othersAreFree("fenced", List.of("other", "fenced/2", "FENCED", "fenced ", "ÿ"));
   }
 
   /**
-   * A thread waiting for a fence stops waiting with InterruptedException when interrupted.
+   * A thread waiting for a key lock stops waiting with InterruptedException when interrupted.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void fenceWaitEndsWithInterruptedExceptionWhenInterrupted() throws Exception {
-    fence().interruptedWaiterGivesUp("fenced");
+  public void keyLockWaitEndsWithInterruptedExceptionWhenInterrupted() throws Exception {
+    keyLock().interruptedWaiterGivesUp("fenced");
   }
 
   /**
-   * The fence is distinct from the write lock: saves and loads go on while another thread holds it.
+   * The key lock is distinct from the write lock: saves and loads go on while another thread holds
+   * it.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void saveSucceedsWhileAnotherThreadHoldsTheKeysFence() throws Exception {
+  public void saveSucceedsWhileAnotherThreadHoldsTheKeyLock() throws Exception {
     LeaseWrite first = Samples.firstWrite("fenced", "handle-1");
     repository().save(first);
 
-    fence()
+    keyLock()
         .whileHeldElsewhere(
             "fenced",
             () -> {
@@ -664,25 +664,25 @@ public abstract class LeaseRepositoryContract {
   }
 
   /**
-   * A fence may be released from another thread than the one that took it, and only once counts.
+   * A key lock may be released from another thread than the one that took it, and only once counts.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void fenceReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce() throws Exception {
-    fence().releaseFromAnotherThreadTwice("fenced");
+  public void keyLockReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce() throws Exception {
+    keyLock().releaseFromAnotherThreadTwice("fenced");
   }
 
   /**
-   * A fence lost while fenced work runs ends the work as the loss of the lease does: the work is
+   * A key lock lost while fenced work runs ends the work as the loss of the lease does: the work is
    * interrupted, its cancel actions run, it ends with {@link LeaseLost} (reason {@code
-   * FENCE_LOST}), and the lease is no longer held. The loss is found at the next renewal round.
+   * KEY_LOCK_LOST}), and the lease is no longer held. The loss is found at the next renewal round.
    *
    * @throws Exception if the repository or a worker thread fails
    */
   @Test
-  public void fencedWorkEndsAsOnLossWhenItsFenceIsLost() throws Exception {
-    LosableFences losable = new LosableFences(repository(), this::loseFence);
+  public void fencedWorkEndsAsOnLossWhenItsKeyLockIsLost() throws Exception {
+    LosableKeyLocks losable = new LosableKeyLocks(repository(), this::loseKeyLock);
     FakePlatform platform = new FakePlatform();
     LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
     try (LeaseManager leases = platform.newManager(losable, config)) {
@@ -726,11 +726,11 @@ public abstract class LeaseRepositoryContract {
           .as("how the fenced work ended")
           .isInstanceOfSatisfying(
               LeaseLost.class,
-              lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.FENCE_LOST));
+              lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.KEY_LOCK_LOST));
       assertThat(cancelled.await(patience().toNanos(), TimeUnit.NANOSECONDS))
           .as("the work's cancel action ran")
           .isTrue();
-      assertThat(lease.isHeld()).as("the lease is held after its fence was lost").isFalse();
+      assertThat(lease.isHeld()).as("the lease is held after its key lock was lost").isFalse();
     }
   }
 

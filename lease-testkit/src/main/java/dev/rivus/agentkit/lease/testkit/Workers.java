@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The threads of one contract test: daemon threads, interrupted and awaited when the test ends, so
- * a test that fails while a thread waits for a fence leaves nothing behind.
+ * a test that fails while a thread waits for a key lock leaves nothing behind.
  */
 final class Workers implements AutoCloseable {
 

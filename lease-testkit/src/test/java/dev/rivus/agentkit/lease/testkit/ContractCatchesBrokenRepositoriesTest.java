@@ -109,37 +109,38 @@ class ContractCatchesBrokenRepositoriesTest {
   }
 
   @Test
-  void aFenceThatExcludesNobodyIsCaught() {
+  void aKeyLockThatExcludesNobodyIsCaught() {
     assertContractFails(
-        NoFence::new, LeaseRepositoryContract::secondThreadGetsTheFenceOnlyAfterTheFirstReleasesIt);
-    assertContractFails(NoFence::new, LeaseRepositoryContract::fenceNeverHasTwoHoldersAtOnce);
+        NoKeyLock::new,
+        LeaseRepositoryContract::secondThreadGetsTheKeyLockOnlyAfterTheFirstReleasesIt);
+    assertContractFails(NoKeyLock::new, LeaseRepositoryContract::keyLockNeverHasTwoHoldersAtOnce);
   }
 
   @Test
-  void aFenceReleasedTwiceByTwoClosesIsCaught() {
+  void aKeyLockReleasedTwiceByTwoClosesIsCaught() {
     assertContractFails(
-        DoubleReleasingFence::new,
-        LeaseRepositoryContract::fenceReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce);
+        DoubleReleasingKeyLock::new,
+        LeaseRepositoryContract::keyLockReleasedFromAnotherThreadOrTwiceIsReleasedExactlyOnce);
   }
 
   @Test
-  void oneFenceForAllKeysIsCaught() {
+  void oneKeyLockForAllKeysIsCaught() {
     assertContractFails(
-        GlobalFence::new, LeaseRepositoryContract::fencesOfDifferentKeysDoNotBlockEachOther);
+        GlobalKeyLock::new, LeaseRepositoryContract::keyLocksOfDifferentKeysDoNotBlockEachOther);
   }
 
   @Test
-  void anUninterruptibleFenceWaitIsCaught() {
+  void anUninterruptibleKeyLockWaitIsCaught() {
     assertContractFails(
-        UninterruptibleFence::new,
-        LeaseRepositoryContract::fenceWaitEndsWithInterruptedExceptionWhenInterrupted);
+        UninterruptibleKeyLock::new,
+        LeaseRepositoryContract::keyLockWaitEndsWithInterruptedExceptionWhenInterrupted);
   }
 
   @Test
-  void savesThatWaitForTheFenceAreCaught() {
+  void savesThatWaitForTheKeyLockAreCaught() {
     assertContractFails(
-        SaveTakesTheFence::new,
-        LeaseRepositoryContract::saveSucceedsWhileAnotherThreadHoldsTheKeysFence);
+        SaveTakesTheKeyLock::new,
+        LeaseRepositoryContract::saveSucceedsWhileAnotherThreadHoldsTheKeyLock);
   }
 
   @Test
@@ -150,12 +151,13 @@ class ContractCatchesBrokenRepositoriesTest {
   }
 
   @Test
-  void fencesThatExcludeOnlyWithinOneInstanceAreCaught() {
+  void keyLocksThatExcludeOnlyWithinOneInstanceAreCaught() {
     assertTwoInstanceContractFails(
-        InstanceLocalFences::new,
-        LeaseRepositoryContract::aFenceHeldThroughOneInstanceExcludesTheOther);
+        InstanceLocalKeyLocks::new,
+        LeaseRepositoryContract::aKeyLockHeldThroughOneInstanceExcludesTheOther);
     assertTwoInstanceContractFails(
-        InstanceLocalFences::new, LeaseRepositoryContract::fenceNeverHasTwoHoldersAcrossInstances);
+        InstanceLocalKeyLocks::new,
+        LeaseRepositoryContract::keyLockNeverHasTwoHoldersAcrossInstances);
   }
 
   /** Runs a contract test on two instances {@code instance} makes over one shared storage. */
@@ -274,17 +276,17 @@ class ContractCatchesBrokenRepositoriesTest {
     }
   }
 
-  /** Fences from a lock table of its own, as a JVM-local lock would be: other instances pass. */
-  static final class InstanceLocalFences extends ForwardingLeaseRepository {
+  /** KeyLocks from a lock table of its own, as a JVM-local lock would be: other instances pass. */
+  static final class InstanceLocalKeyLocks extends ForwardingLeaseRepository {
     private final MemoryLeaseRepository ownLocks = new MemoryLeaseRepository();
 
-    InstanceLocalFences(LeaseRepository storage) {
+    InstanceLocalKeyLocks(LeaseRepository storage) {
       super(storage);
     }
 
     @Override
-    public Fence lockFence(String key) throws InterruptedException {
-      return ownLocks.lockFence(key);
+    public KeyLock lockKey(String key) throws InterruptedException {
+      return ownLocks.lockKey(key);
     }
   }
 
@@ -531,24 +533,24 @@ class ContractCatchesBrokenRepositoriesTest {
     }
   }
 
-  /** A fence that excludes nobody. */
-  static final class NoFence extends ForwardingRepository {
+  /** A key lock that excludes nobody. */
+  static final class NoKeyLock extends ForwardingRepository {
     @Override
-    public Fence lockFence(String key) {
+    public KeyLock lockKey(String key) {
       LeaseKeys.requireValid(key);
-      return fence(() -> {});
+      return keyLock(() -> {});
     }
   }
 
-  /** A fence whose every close gives a permit back, so closing twice admits two holders. */
-  static final class DoubleReleasingFence extends ForwardingRepository {
+  /** A key lock whose every close gives a permit back, so closing twice admits two holders. */
+  static final class DoubleReleasingKeyLock extends ForwardingRepository {
     private final Semaphore permit = new Semaphore(1);
 
     @Override
-    public Fence lockFence(String key) throws InterruptedException {
+    public KeyLock lockKey(String key) throws InterruptedException {
       LeaseKeys.requireValid(key);
       permit.acquire();
-      return new Fence() {
+      return new KeyLock() {
         @Override
         public boolean isHeld() {
           return true;
@@ -562,36 +564,36 @@ class ContractCatchesBrokenRepositoriesTest {
     }
   }
 
-  /** One fence shared by every key. */
-  static final class GlobalFence extends ForwardingRepository {
+  /** One key lock shared by every key. */
+  static final class GlobalKeyLock extends ForwardingRepository {
     private final Semaphore permit = new Semaphore(1);
 
     @Override
-    public Fence lockFence(String key) throws InterruptedException {
+    public KeyLock lockKey(String key) throws InterruptedException {
       LeaseKeys.requireValid(key);
       permit.acquire();
-      return fence(permit::release);
+      return keyLock(permit::release);
     }
   }
 
-  /** A fence wait that ignores interrupts. */
-  static final class UninterruptibleFence extends ForwardingRepository {
+  /** A key lock wait that ignores interrupts. */
+  static final class UninterruptibleKeyLock extends ForwardingRepository {
     private final Semaphore permit = new Semaphore(1);
 
     @Override
-    public Fence lockFence(String key) {
+    public KeyLock lockKey(String key) {
       LeaseKeys.requireValid(key);
       permit.acquireUninterruptibly();
-      return fence(permit::release);
+      return keyLock(permit::release);
     }
   }
 
-  /** Saves under the fence, so a fenced holder blocks every writer of its key. */
-  @SuppressWarnings("try") // the fence is held for the extent of the try block
-  static final class SaveTakesTheFence extends ForwardingRepository {
+  /** Saves under the key lock, so a fenced holder blocks every writer of its key. */
+  @SuppressWarnings("try") // the key lock is held for the extent of the try block
+  static final class SaveTakesTheKeyLock extends ForwardingRepository {
     @Override
     public void save(LeaseWrite write) {
-      try (Fence fence = delegate().lockFence(write.key())) {
+      try (KeyLock keyLock = delegate().lockKey(write.key())) {
         delegate().save(write);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -615,10 +617,10 @@ class ContractCatchesBrokenRepositoriesTest {
     return outcomes;
   }
 
-  /** A fence whose release runs once, however often it is closed. */
-  private static LeaseRepository.Fence fence(Runnable release) {
+  /** A key lock whose release runs once, however often it is closed. */
+  private static LeaseRepository.KeyLock keyLock(Runnable release) {
     AtomicBoolean released = new AtomicBoolean();
-    return new LeaseRepository.Fence() {
+    return new LeaseRepository.KeyLock() {
       @Override
       public boolean isHeld() {
         return !released.get();

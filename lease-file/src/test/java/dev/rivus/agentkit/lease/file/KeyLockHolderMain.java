@@ -5,21 +5,21 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Child process: opens a file repository, takes a key's fence, prints {@code FENCED}, and holds the
- * fence until killed or until its standard input ends. Arguments: directory, key.
+ * Child process: opens a file repository, takes a key lock, prints {@code FENCED}, and holds the
+ * key lock until killed or until its standard input ends. Arguments: directory, key.
  */
-public final class FenceHolderMain {
+public final class KeyLockHolderMain {
 
-  private FenceHolderMain() {}
+  private KeyLockHolderMain() {}
 
   public static void main(String[] args) throws InterruptedException, IOException {
     FileLeaseRepository repository = FileLeaseRepository.open(Path.of(args[0]));
-    LeaseRepository.Fence fence = repository.lockFence(args[1]);
+    LeaseRepository.KeyLock keyLock = repository.lockKey(args[1]);
     System.out.println("FENCED " + ProcessHandle.current().pid());
     System.out.flush();
     while (System.in.read() >= 0) {
-      // hold the fence until the parent goes away
+      // hold the key lock until the parent goes away
     }
-    fence.close();
+    keyLock.close();
   }
 }

@@ -18,16 +18,17 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Scenarios on a repository's per-key fence, with threads coordinated by latches. Where a scenario
- * must show that a thread is still blocked, it waits a short {@link #STILL_BLOCKED} window for a
- * latch that must not open: a bounded check of absence, never a pause to let something happen.
+ * Scenarios on a repository's key lock, with threads coordinated by latches. Where a scenario must
+ * show that a thread is still blocked, it waits a short {@link #STILL_BLOCKED} window for a latch
+ * that must not open: a bounded check of absence, never a pause to let something happen.
  */
-@SuppressWarnings("try") // a fence is held for the extent of its try block, never referenced in it
-final class FenceProbe {
+@SuppressWarnings(
+    "try") // a key lock is held for the extent of its try block, never referenced in it
+final class KeyLockProbe {
 
   private static final Duration STILL_BLOCKED = Duration.ofMillis(300);
 
-  /** How long a thread stays inside the fence in the exclusion stress test. */
+  /** How long a thread stays inside the key lock in the exclusion stress test. */
   private static final Duration INSIDE = Duration.ofNanos(200_000);
 
   private final LeaseRepository repository;
@@ -36,10 +37,11 @@ final class FenceProbe {
   private final Duration patience;
 
   /**
-   * A probe whose first party takes fences through {@code repository} and whose second party (the
-   * waiter, every other hammering thread) through {@code other}, which may be the same instance.
+   * A probe whose first party takes key locks through {@code repository} and whose second party
+   * (the waiter, every other hammering thread) through {@code other}, which may be the same
+   * instance.
    */
-  FenceProbe(
+  KeyLockProbe(
       LeaseRepository repository, LeaseRepository other, Workers workers, Duration patience) {
     this.repository = repository;
     this.other = other;
@@ -47,14 +49,16 @@ final class FenceProbe {
     this.patience = patience;
   }
 
-  /** Runs {@code check} on a worker, within a time limit, while another worker holds the fence. */
+  /**
+   * Runs {@code check} on a worker, within a time limit, while another worker holds the key lock.
+   */
   void whileHeldElsewhere(String key, ThrowingRunnable check) throws Exception {
     CountDownLatch held = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<Void> holder =
         workers.submit(
             () -> {
-              try (LeaseRepository.Fence fence = repository.lockFence(key)) {
+              try (LeaseRepository.KeyLock keyLock = repository.lockKey(key)) {
                 held.countDown();
                 release.await();
               }
@@ -62,7 +66,7 @@ final class FenceProbe {
             });
     try {
       assertThat(held.await(patience.toNanos(), TimeUnit.NANOSECONDS))
-          .as("a worker took the fence of '%s'", key)
+          .as("a worker took the key lock of '%s'", key)
           .isTrue();
       Future<Void> checking =
           workers.submit(
@@ -70,15 +74,15 @@ final class FenceProbe {
                 check.run();
                 return null;
               });
-      Workers.await(checking, patience, "the check while another thread holds the fence");
+      Workers.await(checking, patience, "the check while another thread holds the key lock");
     } finally {
       release.countDown();
     }
-    Workers.await(holder, patience, "the fence holder");
+    Workers.await(holder, patience, "the key lock holder");
   }
 
   void waiterProceedsOnlyAfterRelease(String key) throws Exception {
-    LeaseRepository.Fence first = repository.lockFence(key);
+    LeaseRepository.KeyLock first = repository.lockKey(key);
     CountDownLatch waiting = new CountDownLatch(1);
     CountDownLatch got = new CountDownLatch(1);
     Future<Void> second;
@@ -87,25 +91,25 @@ final class FenceProbe {
           workers.submit(
               () -> {
                 waiting.countDown();
-                try (LeaseRepository.Fence fence = other.lockFence(key)) {
+                try (LeaseRepository.KeyLock keyLock = other.lockKey(key)) {
                   got.countDown();
                 }
                 return null;
               });
       assertThat(waiting.await(patience.toNanos(), TimeUnit.NANOSECONDS)).isTrue();
       assertThat(got.await(STILL_BLOCKED.toNanos(), TimeUnit.NANOSECONDS))
-          .as("a second thread got the fence of '%s' while the first held it", key)
+          .as("a second thread got the key lock of '%s' while the first held it", key)
           .isFalse();
     } finally {
       first.close();
     }
     assertThat(got.await(patience.toNanos(), TimeUnit.NANOSECONDS))
-        .as("the second thread got the fence once the first released it")
+        .as("the second thread got the key lock once the first released it")
         .isTrue();
-    Workers.await(second, patience, "the second fence holder");
+    Workers.await(second, patience, "the second key lock holder");
   }
 
-  /** Returns the most threads ever seen inside the fence at once. */
+  /** Returns the most threads ever seen inside the key lock at once. */
   int maxConcurrentHolders(String key, int threads, int rounds) throws Exception {
     AtomicInteger inside = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
@@ -119,7 +123,7 @@ final class FenceProbe {
               () -> {
                 start.await();
                 for (int round = 0; round < rounds; round++) {
-                  try (LeaseRepository.Fence fence = instance.lockFence(key)) {
+                  try (LeaseRepository.KeyLock keyLock = instance.lockKey(key)) {
                     most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                     entries.incrementAndGet();
                     stayInside(inside);
@@ -131,7 +135,7 @@ final class FenceProbe {
     }
     start.countDown();
     for (Future<Void> hammer : hammers) {
-      Workers.await(hammer, patience.multipliedBy(3), "a thread taking the fence repeatedly");
+      Workers.await(hammer, patience.multipliedBy(3), "a thread taking the key lock repeatedly");
     }
     assertThat(entries.get()).as("fenced sections entered").isEqualTo(threads * rounds);
     return most.get();
@@ -149,16 +153,16 @@ final class FenceProbe {
   }
 
   void othersAreFree(String key, List<String> others) throws Exception {
-    try (LeaseRepository.Fence held = repository.lockFence(key)) {
+    try (LeaseRepository.KeyLock held = repository.lockKey(key)) {
       for (String other : others) {
         Future<Void> taking =
             workers.submit(
                 () -> {
-                  repository.lockFence(other).close();
+                  repository.lockKey(other).close();
                   return null;
                 });
         Workers.await(
-            taking, patience, "taking the fence of '" + other + "' while '" + key + "' is held");
+            taking, patience, "taking the key lock of '" + other + "' while '" + key + "' is held");
       }
     }
   }
@@ -166,13 +170,13 @@ final class FenceProbe {
   void interruptedWaiterGivesUp(String key) throws Exception {
     AtomicReference<Thread> waiterThread = new AtomicReference<>();
     CompletableFuture<String> outcome = new CompletableFuture<>();
-    try (LeaseRepository.Fence held = repository.lockFence(key)) {
+    try (LeaseRepository.KeyLock held = repository.lockKey(key)) {
       Future<@Nullable Void> waiting =
           workers.submit(
               () -> {
                 waiterThread.set(Thread.currentThread());
-                try (LeaseRepository.Fence fence = repository.lockFence(key)) {
-                  outcome.complete("got the fence although it was held");
+                try (LeaseRepository.KeyLock keyLock = repository.lockKey(key)) {
+                  outcome.complete("got the key lock although it was held");
                 } catch (InterruptedException expected) {
                   outcome.complete("interrupted");
                 } catch (Exception | Error other) {
@@ -185,23 +189,23 @@ final class FenceProbe {
       awaitParked(waiter);
       waiter.interrupt();
 
-      assertThat(Workers.await(outcome, patience, "the interrupted fence wait"))
-          .as("outcome of a fence wait interrupted while the fence is held")
+      assertThat(Workers.await(outcome, patience, "the interrupted key lock wait"))
+          .as("outcome of a key lock wait interrupted while the key lock is held")
           .isEqualTo("interrupted");
       Workers.await(waiting, patience, "the interrupted waiter");
     }
-    // The interrupted wait must leave nothing behind: the released fence can be taken again.
+    // The interrupted wait must leave nothing behind: the released key lock can be taken again.
     Future<Void> again =
         workers.submit(
             () -> {
-              repository.lockFence(key).close();
+              repository.lockKey(key).close();
               return null;
             });
-    Workers.await(again, patience, "taking the fence after an interrupted wait");
+    Workers.await(again, patience, "taking the key lock after an interrupted wait");
   }
 
   void releaseFromAnotherThreadTwice(String key) throws Exception {
-    LeaseRepository.Fence taken = repository.lockFence(key);
+    LeaseRepository.KeyLock taken = repository.lockKey(key);
     Workers.await(
         workers.submit(
             () -> {
@@ -210,7 +214,7 @@ final class FenceProbe {
               return null;
             }),
         patience,
-        "releasing the fence from another thread");
+        "releasing the key lock from another thread");
     // Released once: one thread may take it again, and a second must still wait for that one.
     waiterProceedsOnlyAfterRelease(key);
   }
@@ -222,7 +226,7 @@ final class FenceProbe {
    */
   private static void awaitParked(Thread thread) {
     try {
-      await("the waiter to block on the fence")
+      await("the waiter to block on the key lock")
           .atMost(Duration.ofSeconds(2))
           .until(
               () ->

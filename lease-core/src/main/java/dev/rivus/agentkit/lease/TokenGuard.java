@@ -6,18 +6,18 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * A helper for a resource that checks fencing tokens itself: it remembers the highest generation
  * seen per key and refuses anything smaller. This is the strongest protection a lease can give: the
- * resource refuses a stale writer even if that writer bypasses the fence or runs on another
+ * resource refuses a stale writer even if that writer bypasses the key lock or runs on another
  * machine.
  *
  * <p>Thread-safe; the check and the update are one atomic step. Memory grows with the number of
  * keys.
  */
-public final class FencingTokens {
+public final class TokenGuard {
 
   private final ConcurrentMap<String, Long> highest = new ConcurrentHashMap<>();
 
   /** Creates an empty guard. */
-  public FencingTokens() {}
+  public TokenGuard() {}
 
   /**
    * Admits a write carrying {@code generation} if no higher generation was admitted for the key.

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class FencingTokensTest {
+class TokenGuardTest {
 
   @Test
   void admitsEqualOrHigherTokensAndRefusesLowerOnes() {
-    FencingTokens tokens = new FencingTokens();
+    TokenGuard tokens = new TokenGuard();
 
     assertThat(tokens.admit("k", 5)).isTrue();
     assertThat(tokens.admit("k", 5)).isTrue();
@@ -20,7 +20,7 @@ class FencingTokensTest {
 
   @Test
   void keepsKeysApart() {
-    FencingTokens tokens = new FencingTokens();
+    TokenGuard tokens = new TokenGuard();
 
     tokens.admit("a", 9);
 

@@ -6,7 +6,7 @@ package dev.rivus.agentkit.lease;
  *
  * <p>Thread-safe. Valid only while the fenced work that received it runs.
  */
-public interface FenceToken {
+public interface FencingToken {
 
   /**
    * Returns the lease key.

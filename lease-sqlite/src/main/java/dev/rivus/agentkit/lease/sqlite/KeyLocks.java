@@ -9,49 +9,49 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * The per-key fences of one database: an operating-system lock on one byte of {@code
- * <database>.fence}, chosen by a 64-bit hash of the key ({@link FileRangeLock#ofHash}), behind a
- * fair in-process lock. A fence is held only while its lock is, and while the fence file at the
- * path is still the file it locked: a fence file deleted or replaced (by {@code rm leases.db*})
- * lets a process that opens the database anew lock another file under the same name, so the fence
- * no longer excludes it. Thread-safe.
+ * The key locks of one database: an operating-system lock on one byte of {@code <database>.key
+ * lock}, chosen by a 64-bit hash of the key ({@link FileRangeLock#ofHash}), behind a fair
+ * in-process lock. A key lock is held only while its lock is, and while the key lock file at the
+ * path is still the file it locked: a key lock file deleted or replaced (by {@code rm leases.db*})
+ * lets a process that opens the database anew lock another file under the same name, so the key
+ * lock no longer excludes it. Thread-safe.
  */
-final class Fences {
+final class KeyLocks {
 
-  /** The identity of a fence file that is not there. */
+  /** The identity of a key lock file that is not there. */
   private static final Object MISSING = new Object();
 
-  /** The identity of a fence file that is there, where the file system gives no file key. */
+  /** The identity of a key lock file that is there, where the file system gives no file key. */
   private static final Object NO_KEY = new Object();
 
-  private final Path fenceFile;
+  private final Path keyLockFile;
   private final Database database;
 
-  Fences(Path fenceFile, Database database) {
-    this.fenceFile = fenceFile;
+  KeyLocks(Path keyLockFile, Database database) {
+    this.keyLockFile = keyLockFile;
     this.database = database;
   }
 
   Path file() {
-    return fenceFile;
+    return keyLockFile;
   }
 
   /**
-   * Takes the key's fence, after and again before returning a check of the database's identity (the
+   * Takes the key lock, after and again before returning a check of the database's identity (the
    * wait may be long, and the store may be lost meanwhile).
    */
-  LeaseRepository.Fence lock(String key) throws InterruptedException {
+  LeaseRepository.KeyLock lock(String key) throws InterruptedException {
     database.checkIdentity();
     FileRangeLock.Held held;
     try {
-      held = FileRangeLock.ofHash(fenceFile, KeyBytes.hash64(key)).lock();
+      held = FileRangeLock.ofHash(keyLockFile, KeyBytes.hash64(key)).lock();
     } catch (LeaseRepositoryFailure e) {
       throw new LeaseRepositoryFailure(
-          key, "cannot take the fence of lease '" + key + "': " + e.getMessage(), e);
+          key, "cannot take the key lock of lease '" + key + "': " + e.getMessage(), e);
     }
     try {
       database.checkIdentity();
-      return new Fence(held, fenceFile, identityOf(fenceFile));
+      return new KeyLock(held, keyLockFile, identityOf(keyLockFile));
     } catch (RuntimeException e) {
       held.close();
       throw e;
@@ -68,13 +68,13 @@ final class Fences {
     }
   }
 
-  /** One held fence. */
-  private static final class Fence implements LeaseRepository.Fence {
+  /** One held key lock. */
+  private static final class KeyLock implements LeaseRepository.KeyLock {
     private final FileRangeLock.Held held;
     private final Path file;
     private final Object locked;
 
-    Fence(FileRangeLock.Held held, Path file, Object locked) {
+    KeyLock(FileRangeLock.Held held, Path file, Object locked) {
       this.held = held;
       this.file = file;
       this.locked = locked;
@@ -83,8 +83,8 @@ final class Fences {
     /**
      * {@inheritDoc}
      *
-     * <p>One {@code stat} of the fence file. Without file keys (Windows), only a deleted fence file
-     * is noticed.
+     * <p>One {@code stat} of the key lock file. Without file keys (Windows), only a deleted key
+     * lock file is noticed.
      */
     @Override
     public boolean isHeld() {
