@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The {@code lease} command: runs any command under a lease, and inspects and manages leases.
  *

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Leases for Java on JSON files: one record file per key in a directory shared by the processes of
  * one machine. Exports only {@code dev.rivus.agentkit.lease.file}.

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The lease test kit: the contract suites every repository adapter runs.
  *

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.rivus.agentkit.lease;
 
 /** What an observer can tell about whether a lease holder's process is still running. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Leases: one owner per task, named by a string key, with a fencing token (the generation) that
  * never goes backwards.

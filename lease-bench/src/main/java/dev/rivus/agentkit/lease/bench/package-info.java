@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * JMH benchmarks of the lease manager and its repositories; see {@code BENCHMARKS.md} for the
  * commands and the figures.

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * What a lease manager takes from its surroundings, one part at a time: a monotonic {@link
  * dev.rivus.agentkit.lease.platform.Ticker}, the threads of its {@link

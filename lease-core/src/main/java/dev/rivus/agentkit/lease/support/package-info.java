@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Building blocks for repository adapters: per-key locks within one JVM, and cross-process key
  * locks on byte ranges of a lock file. Adapter authors may use them; applications need not.

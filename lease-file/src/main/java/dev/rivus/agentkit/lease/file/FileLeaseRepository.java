@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package dev.rivus.agentkit.lease.file;
 
 import dev.rivus.agentkit.lease.LeaseKeys;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The SQLite lease repository: start with {@link
  * dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository#open(java.nio.file.Path)}. All types are

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Contract suites for lease repository adapters, and the harness that runs lease holders in child
  * JVMs.
