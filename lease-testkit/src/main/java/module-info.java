@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 /**
- * The lease test kit: the contract suites every repository adapter runs.
+ * The lease test kit: the contract suites every repository adapter runs, and the test tools every
+ * module's tests use (a fake platform, a child-JVM harness, a forwarding repository, samples).
  *
  * <p>{@code LeaseRepositoryContract} checks a repository in one process; {@code
  * CrossProcessLeaseContract} checks takeover and fencing between real child JVMs, which run {@code

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** A manager on the system platform: real threads, real time. */
-class SystemPlatformManagerTest {
+class SystemPartsManagerTest {
 
   private static final LeaseConfig CONFIG =
       LeaseConfig.of(Duration.ofSeconds(30), Duration.ofMillis(50));
