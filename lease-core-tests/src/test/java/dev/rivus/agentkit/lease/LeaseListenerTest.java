@@ -10,13 +10,19 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.LeaseEvent.Acquisition;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler;
+import dev.rivus.agentkit.lease.platform.SchedulerFactory;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -229,6 +235,212 @@ class LeaseListenerTest {
         Lease lease = unnamed.acquire("task")) {
       assertThat(heard.all).hasSize(1);
       assertThat(heard.all.get(0).manager()).isEqualTo(unnamed.name()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void aListenerThatBlocksInRenewedDelaysNoRenewalOfAnyLease() {
+    CountDownLatch unblock = new CountDownLatch(1);
+    LeaseListener blocking =
+        new LeaseListener() {
+          @Override
+          public void renewed(LeaseEvent.Renewed event) {
+            awaitQuietly(unblock);
+          }
+        };
+    MemoryLeaseRepository real = new MemoryLeaseRepository();
+    try (LeaseManager manager =
+            LeaseManager.builder(real)
+                .ttl(Duration.ofSeconds(1))
+                .heartbeat(Duration.ofMillis(50))
+                .listener(blocking)
+                .build();
+        Lease first = manager.acquire("first");
+        Lease second = manager.acquire("second")) {
+      long firstRevision = real.load("first").orElseThrow().revision();
+      long secondRevision = real.load("second").orElseThrow().revision();
+
+      // The listener blocks in its first renewed(); rounds go on, for more than a TTL.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  real.load("first").orElseThrow().revision() >= firstRevision + 25
+                      && real.load("second").orElseThrow().revision() >= secondRevision + 25);
+      assertThat(first.isHeld()).isTrue();
+      assertThat(second.isHeld()).isTrue();
+    } finally {
+      unblock.countDown();
+    }
+  }
+
+  @Test
+  void nothingOfALeaseIsToldAfterItsEndEvenWhenARoundIsAnsweredLate() {
+    CountDownLatch answer = new CountDownLatch(1);
+    AtomicBoolean slow = new AtomicBoolean();
+    MemoryLeaseRepository real = new MemoryLeaseRepository();
+    LeaseRepository lateAnswers =
+        new ForwardingLeaseRepository(real) {
+          @Override
+          public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+            List<SaveOutcome> outcomes = super.saveAll(writes);
+            if (slow.getAndSet(false)) {
+              awaitQuietly(answer); // written, but the answer comes after the lease's end
+            }
+            return outcomes;
+          }
+        };
+    Recorder heard = new Recorder();
+    try (LeaseManager manager =
+        LeaseManager.builder(lateAnswers)
+            .ttl(Duration.ofSeconds(1))
+            .heartbeat(Duration.ofMillis(100))
+            .listener(heard)
+            .build()) {
+      slow.set(true);
+      Lease expiring = manager.acquire("expiring");
+      await().atMost(Duration.ofSeconds(10)).until(() -> !expiring.isHeld()); // expired meanwhile
+      answer.countDown();
+      // A later acquisition's event comes after everything the late round told.
+      manager.acquire("barrier").close();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> heard.all.stream().anyMatch(e -> e.key().equals("barrier")));
+
+      List<LeaseEvent> ofExpiring =
+          heard.all.stream().filter(e -> e.key().equals("expiring")).toList();
+      assertThat(ofExpiring.get(0)).isInstanceOf(LeaseEvent.Acquired.class);
+      assertThat(ofExpiring.get(ofExpiring.size() - 1))
+          .as("the last event of a lease that expired, in %s", ofExpiring)
+          .isInstanceOf(LeaseEvent.Lost.class);
+    }
+  }
+
+  @Test
+  void aStoreLostWhileALeaseIsBeingHeldIsToldAfterItsAcquisition() {
+    AtomicReference<LeaseManager> self = new AtomicReference<>();
+    AtomicBoolean armed = new AtomicBoolean(true);
+    LeaseRepository doomed =
+        new ForwardingLeaseRepository(store) {
+          @Override
+          public Optional<LeaseSnapshot> load(String key) {
+            if (key.equals("doomed")) {
+              throw new StoreLost("the store was deleted (test)", null);
+            }
+            return super.load(key);
+          }
+        };
+    Recorder heard = new Recorder();
+    SchedulerFactory racing =
+        name -> {
+          LeaseScheduler inner = platform.newScheduler(name);
+          return new LeaseScheduler() {
+            @Override
+            public Cancellable schedule(Duration delay, Runnable task) {
+              if (armed.getAndSet(false)) {
+                // Another thread's acquisition meets the lost store while "task" is being held.
+                assertThatThrownBy(() -> self.get().acquire("doomed"))
+                    .isInstanceOf(StoreLost.class);
+              }
+              return inner.schedule(delay, task);
+            }
+
+            @Override
+            public void execute(Lane lane, Runnable task) {
+              inner.execute(lane, task);
+            }
+
+            @Override
+            public void close() {
+              inner.close();
+            }
+          };
+        };
+    try (LeaseManager manager =
+        LeaseManager.builder(doomed)
+            .config(CONFIG)
+            .ticker(platform)
+            .wallClock(platform.wallClock())
+            .scheduler(racing)
+            .currentProcess(platform.currentProcess())
+            .livenessJudge(platform)
+            .listener(heard)
+            .build()) {
+      self.set(manager);
+      manager.acquire("task");
+
+      assertThat(heard.all)
+          .extracting(e -> e.getClass().getSimpleName())
+          .containsExactly("Acquired", "Lost");
+    }
+  }
+
+  @Test
+  void anAcquisitionThatMeetsTheManagersCloseIsNeverToldOnTheAcquiringThread() throws Exception {
+    CountDownLatch saving = new CountDownLatch(1);
+    CountDownLatch carryOn = new CountDownLatch(1);
+    MemoryLeaseRepository real = new MemoryLeaseRepository();
+    LeaseRepository slowSave =
+        new ForwardingLeaseRepository(real) {
+          @Override
+          public void save(LeaseWrite write) {
+            if (write.key().equals("late") && write.snapshot().isHeld()) {
+              saving.countDown();
+              awaitQuietly(carryOn);
+            }
+            super.save(write);
+          }
+        };
+    List<String> threads = new CopyOnWriteArrayList<>();
+    LeaseListener recording =
+        new LeaseListener() {
+          @Override
+          public void acquired(LeaseEvent.Acquired event) {
+            threads.add(Thread.currentThread().getName());
+          }
+
+          @Override
+          public void released(LeaseEvent.Released event) {
+            threads.add(Thread.currentThread().getName());
+          }
+        };
+    LeaseManager manager = LeaseManager.builder(slowSave).listener(recording).build();
+    Thread acquirer =
+        new Thread(
+            () ->
+                assertThatThrownBy(() -> manager.acquire("late"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed"),
+            "user-acquirer");
+    acquirer.start();
+    assertThat(saving.await(10, TimeUnit.SECONDS)).isTrue();
+
+    manager.close();
+    carryOn.countDown();
+    acquirer.join(TimeUnit.SECONDS.toMillis(30));
+
+    assertThat(acquirer.isAlive()).isFalse();
+    assertThat(threads).doesNotContain("user-acquirer");
+    assertThat(real.load("late").orElseThrow().state()).isEqualTo(LeaseState.RELEASED);
+  }
+
+  @Test
+  void aThreadFactoryThatFailsFailsTheAcquisitionAndLeavesNothingHeld() {
+    MemoryLeaseRepository real = new MemoryLeaseRepository();
+    try (LeaseManager manager = LeaseManager.builder(real).threadFactory(task -> null).build()) {
+      assertThatThrownBy(() -> manager.acquire("task"))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("threadFactory");
+
+      assertThat(real.load("task").orElseThrow().state()).isEqualTo(LeaseState.RELEASED);
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -38,7 +38,10 @@ public sealed interface LeaseEvent {
   enum Acquisition {
     /** The key had no record: its first acquisition. */
     NEW,
-    /** The record had been released by its last holder. */
+    /**
+     * The record was not held: released by its last holder or by an operator's forced release, or
+     * only the floor that pruning leaves was there.
+     */
     AFTER_RELEASE,
     /** The holder's process was judged gone ({@link Liveness#GONE}): taken over at once. */
     DEAD_HOLDER,
@@ -58,8 +61,9 @@ public sealed interface LeaseEvent {
       implements LeaseEvent {}
 
   /**
-   * An acquisition found the lease held by another live holder ({@link LeaseHeld} was thrown, or a
-   * waiting acquisition will look again).
+   * An acquisition found the lease held by a holder it may not take it from yet: another process,
+   * or another handle of this same manager ({@link LeaseHeld} was thrown, or a waiting acquisition
+   * will look again, and tells this again at each look).
    *
    * @param manager the manager's name
    * @param key the key
@@ -116,7 +120,8 @@ public sealed interface LeaseEvent {
       implements LeaseEvent {}
 
   /**
-   * A held lease was closed and its record released.
+   * A held lease was closed. Its record is released at once, or, if the repository fails then, left
+   * to expire after its TTL.
    *
    * @param manager the manager's name
    * @param key the key

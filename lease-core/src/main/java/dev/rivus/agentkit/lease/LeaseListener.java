@@ -12,7 +12,11 @@ package dev.rivus.agentkit.lease;
  * reserved for its listener, never on the thread that acquires, renews or expires a lease. So a
  * listener that throws or blocks never changes a lease's state and never delays a renewal, an
  * expiry or an interrupt; what it throws is logged and dropped, and while it blocks, later events
- * wait in a queue. An implementation is called by one thread at a time.
+ * wait in a queue (of 10,000 tasks, a renewal round being one; beyond that, events are dropped with
+ * one warning). An implementation is called by one thread at a time. A lease's {@code acquired}
+ * comes first and its {@code lost} or {@code released} last: nothing of it is told after its end.
+ * Events queued when the manager is closed are still told; events after that are not, and {@link
+ * LeaseManager#close()} does not wait for the listener.
  *
  * <p>{@link LeaseEvent.Renewed} comes once per lease per renewal, so with many leases a listener
  * should count rather than log it.

@@ -7,11 +7,9 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
-import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseEvent.Acquisition;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
-import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
@@ -93,7 +91,7 @@ public final class DefaultLeaseManager implements LeaseManager {
     this.observations = new Observations(ticker::nanoTime, settings.config().ttl());
     this.scheduler = settings.scheduler().newScheduler("lease-" + name);
     this.warnings = new Warnings(scheduler);
-    this.events = new Events(settings.listener(), scheduler);
+    this.events = new Events(settings.listener(), scheduler, name);
     this.releases = new Releases(this);
     this.renewer = new Renewer(this);
   }
@@ -182,11 +180,7 @@ public final class DefaultLeaseManager implements LeaseManager {
         releases.releaseQuietly(write.snapshot());
         throw new TooSlow(tooSlow(key, elapsed));
       }
-      Lease lease = hold(write.snapshot(), start);
-      events.tell(
-          () -> new LeaseEvent.Acquired(name, key, lease.generation(), how),
-          LeaseListener::acquired);
-      return lease;
+      return hold(write.snapshot(), start, how);
     }
     throw new LeaseRepositoryFailure(
         key,
@@ -221,11 +215,7 @@ public final class DefaultLeaseManager implements LeaseManager {
       Liveness liveness = livenessJudge.judge(current.holder().process());
       Duration unchanged = observations.observe(current, effectiveTtl);
       if (liveness != Liveness.GONE && unchanged.compareTo(effectiveTtl) < 0) {
-        events.tell(
-            () ->
-                new LeaseEvent.HeldByAnother(
-                    name, key, current.generation(), current, unchanged, effectiveTtl, liveness),
-            LeaseListener::heldByAnother);
+        events.heldByAnother(current, unchanged, effectiveTtl, liveness);
         throw new LeaseHeld(current, unchanged, effectiveTtl, liveness);
       }
       how = liveness == Liveness.GONE ? Acquisition.DEAD_HOLDER : Acquisition.TTL_TAKEOVER;
@@ -242,19 +232,36 @@ public final class DefaultLeaseManager implements LeaseManager {
         : stored.get().acquisition(holder, ttl, wallClock.instant());
   }
 
-  private Lease hold(LeaseSnapshot acquired, long startNanos) {
+  private Lease hold(LeaseSnapshot acquired, long startNanos, Acquisition how) {
     ManagedLease lease = new ManagedLease(this, handles.incrementAndGet(), acquired, startNanos);
+    // Told before anyone can renew, lose or release the lease, so that it is told first.
+    events.acquired(acquired.key(), acquired.generation(), how);
     synchronized (this) {
       // close() marks the manager closed under this monitor: either it sees this lease, or we see
       // it closed and release what we just wrote.
       if (!closed) {
         held.add(lease);
-        renewer.added(lease);
+        try {
+          renewer.added(lease);
+        } catch (RuntimeException | Error cannotRenew) {
+          // No renewal could be planned (a thread factory that fails): give the lease back.
+          held.remove(lease);
+          closeQuietly(lease, cannotRenew);
+          throw cannotRenew;
+        }
         return lease;
       }
     }
     lease.close();
     throw new IllegalStateException("the lease manager was closed during acquire");
+  }
+
+  private static void closeQuietly(ManagedLease lease, Throwable cause) {
+    try {
+      lease.close();
+    } catch (RuntimeException | Error alsoFailed) {
+      cause.addSuppressed(alsoFailed); // the record then expires after its TTL
+    }
   }
 
   void forget(ManagedLease lease) {
@@ -346,9 +353,12 @@ public final class DefaultLeaseManager implements LeaseManager {
       closed = true;
       open = new ArrayList<>(held);
     }
-    renewer.close();
-    releases.closeAll(open);
-    scheduler.close();
+    try {
+      renewer.close();
+      releases.closeAll(open);
+    } finally {
+      scheduler.close();
+    }
   }
 
   private void requireOpen() {

@@ -7,8 +7,6 @@ package dev.rivus.agentkit.lease.internal;
 import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseEvent;
-import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
@@ -49,6 +47,9 @@ final class ManagedLease implements Lease {
   private volatile @Nullable RuntimeException lastFailure;
 
   private boolean closed; // guarded by this
+
+  /** Whether the listener was told this lease's end; written on the listener lane only. */
+  private volatile boolean endTold;
 
   ManagedLease(
       DefaultLeaseManager manager, long handle, LeaseSnapshot acquired, long acquiredAtNanos) {
@@ -136,11 +137,6 @@ final class ManagedLease implements Lease {
       closed = true;
     }
     if (lose(LeaseLost.Reason.RELEASED, null, null)) {
-      manager
-          .events()
-          .tell(
-              () -> new LeaseEvent.Released(manager.name(), key(), generation()),
-              LeaseListener::released);
       return Closing.RELEASE_HELD;
     }
     return recordMayStillBeOurs() ? Closing.RELEASE_IF_STILL_OURS : Closing.NOTHING_TO_RELEASE;
@@ -162,15 +158,11 @@ final class ManagedLease implements Lease {
    */
   boolean lose(LeaseLost.Reason reason, @Nullable LeaseSnapshot seen, @Nullable Throwable cause) {
     boolean first = signal.declare(new LossSignal.Loss(key(), generation(), reason, seen, cause));
+    if (first) {
+      manager.events().ended(this, reason);
+    }
     if (first && reason != LeaseLost.Reason.RELEASED) {
       manager.warnings().warn(() -> lossOrReleased().getMessage(), null);
-      manager
-          .events()
-          .tell(
-              () ->
-                  new LeaseEvent.Lost(
-                      manager.name(), key(), generation(), reason, lossOrReleased()),
-              LeaseListener::lost);
       manager.forget(this);
     }
     return first;
@@ -189,6 +181,15 @@ final class ManagedLease implements Lease {
     return loss != null
         ? loss
         : new LeaseLost(key(), generation(), LeaseLost.Reason.RELEASED, null, null);
+  }
+
+  /** The listener was told of this lease's end: nothing more of it is told. */
+  void markEndTold() {
+    endTold = true;
+  }
+
+  boolean endTold() {
+    return endTold;
   }
 
   DefaultLeaseManager manager() {

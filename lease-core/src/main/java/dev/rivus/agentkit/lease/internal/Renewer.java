@@ -4,9 +4,7 @@
  */
 package dev.rivus.agentkit.lease.internal;
 
-import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseException;
-import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
@@ -235,6 +233,16 @@ final class Renewer {
 
   /** Saves the batch and takes each outcome, noting each lease's next due time and deadline. */
   private void renew(List<ManagedLease> due, List<LeaseWrite> writes, long start, Next next) {
+    Told told = new Told();
+    try {
+      renew(due, writes, start, next, told);
+    } finally {
+      told.tell();
+    }
+  }
+
+  private void renew(
+      List<ManagedLease> due, List<LeaseWrite> writes, long start, Next next, Told told) {
     List<SaveOutcome> outcomes;
     try {
       outcomes = repository.saveAll(writes);
@@ -244,43 +252,57 @@ final class Renewer {
     } catch (RuntimeException failure) {
       long retryAt = ticker.nanoTime() + timing.retryNanos();
       for (ManagedLease lease : due) {
-        renewalFailed(lease, failure, retryAt);
+        renewalFailed(lease, failure, retryAt, told);
         next.see(lease);
       }
       return;
     }
-    Duration latency = Duration.ofNanos(ticker.nanoTime() - start);
+    told.latency = Duration.ofNanos(ticker.nanoTime() - start);
     for (int i = 0; i < due.size(); i++) {
       ManagedLease lease = due.get(i);
       SaveOutcome outcome = outcomes.get(i);
       LeaseException failure = outcome.failure();
       if (failure == null) {
         lease.renewed(outcome.write().snapshot(), start);
-        if (events.enabled()) {
-          events.tell(
-              () ->
-                  new LeaseEvent.Renewed(manager.name(), lease.key(), lease.generation(), latency),
-              LeaseListener::renewed);
-        }
+        told.renewed(lease);
       } else if (failure instanceof RevisionConflict conflict) {
-        reconcile(lease, conflict);
+        reconcile(lease, conflict, told);
       } else {
-        renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos());
+        renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos(), told);
       }
       next.see(lease);
     }
   }
 
-  /** Notes a failed renewal on the lease, and tells the listener how much of the TTL is left. */
-  private void renewalFailed(ManagedLease lease, RuntimeException failure, long retryAtNanos) {
+  /** Notes a failed renewal on the lease, and how much of the TTL it leaves, for the listener. */
+  private void renewalFailed(
+      ManagedLease lease, RuntimeException failure, long retryAtNanos, Told told) {
     lease.renewalFailed(failure, retryAtNanos);
     if (events.enabled()) {
       Duration left = Duration.ofNanos(Math.max(0, lease.deadlineNanos() - ticker.nanoTime()));
-      events.tell(
-          () ->
-              new LeaseEvent.RenewalFailed(
-                  manager.name(), lease.key(), lease.generation(), failure, left),
-          LeaseListener::renewalFailed);
+      told.failed(new Events.FailedRenewal(lease, failure, left));
+    }
+  }
+
+  /** What one round tells the listener, in two tasks at its end rather than one per lease. */
+  private final class Told {
+    private final List<ManagedLease> renewed = new ArrayList<>();
+    private final List<Events.FailedRenewal> failed = new ArrayList<>();
+    Duration latency = Duration.ZERO;
+
+    void renewed(ManagedLease lease) {
+      if (events.enabled()) {
+        renewed.add(lease);
+      }
+    }
+
+    void failed(Events.FailedRenewal failure) {
+      failed.add(failure);
+    }
+
+    void tell() {
+      events.renewed(renewed, latency);
+      events.renewalsFailed(failed);
     }
   }
 
@@ -302,7 +324,7 @@ final class Renewer {
   }
 
   /** Someone else wrote the record: adopt it if it is still ours, else the lease was taken. */
-  private void reconcile(ManagedLease lease, RevisionConflict conflict) {
+  private void reconcile(ManagedLease lease, RevisionConflict conflict, Told told) {
     Optional<LeaseSnapshot> stored;
     try {
       stored = repository.load(lease.key());
@@ -311,7 +333,7 @@ final class Renewer {
       return;
     } catch (RuntimeException failure) {
       failure.addSuppressed(conflict);
-      renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos());
+      renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos(), told);
       return;
     }
     if (stored.isPresent() && lease.isOwnRecord(stored.get())) {

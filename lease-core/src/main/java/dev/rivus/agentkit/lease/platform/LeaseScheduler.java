@@ -41,7 +41,9 @@ public interface LeaseScheduler extends AutoCloseable {
   /**
    * Runs {@code task}, which may block, on a thread of {@code lane} as soon as one is free; once
    * the scheduler is closed, runs it on the calling thread instead, so that no notification or
-   * release is dropped.
+   * release is dropped. The {@link Lane#LISTENER} lane is the exception: its tasks run on its own
+   * thread or not at all (after close, or when too many wait), since a listener must never run on a
+   * thread that acquires, renews or releases.
    *
    * @param lane the kind of work
    * @param task the task

@@ -31,7 +31,9 @@ public interface SchedulerFactory {
    * and a thread that is not keeps the JVM alive until it has been idle for a minute or its manager
    * is closed.
    *
-   * @param threads makes the threads; it must make a new, unstarted thread on every call
+   * @param threads makes the threads; it must make a new, unstarted thread on every call (else the
+   *     acquisition that needed the thread fails with {@link IllegalStateException}), quickly and
+   *     without blocking, since a manager's own threads, its timer included, may ask for one
    * @return a scheduler factory
    * @throws NullPointerException if {@code threads} is null
    */

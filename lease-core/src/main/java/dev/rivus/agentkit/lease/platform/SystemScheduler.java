@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -16,6 +17,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,33 +43,46 @@ final class SystemScheduler implements LeaseScheduler {
   /** One, so that a listener sees a lease's events in order. */
   static final int LISTENER_THREADS = 1;
 
+  /**
+   * Tasks that wait for a listener at most (a renewal round is one task, whatever its size): a
+   * listener that blocks for good then costs a bounded amount of memory, and later events are
+   * dropped, with one warning.
+   */
+  static final int LISTENER_QUEUE = 10_000;
+
+  private static final System.Logger LOG = System.getLogger("dev.rivus.agentkit.lease");
+
   private static final long IDLE_SECONDS = 60;
 
   private final ScheduledThreadPoolExecutor timer;
   private final Map<Lane, ThreadPoolExecutor> lanes = new EnumMap<>(Lane.class);
 
   private final @Nullable ThreadFactory threads;
+  private final AtomicLong droppedEvents = new AtomicLong();
 
   SystemScheduler(String name, @Nullable ThreadFactory threads) {
     this.threads = threads;
     timer = new ScheduledThreadPoolExecutor(TIMER_THREADS, named(name + "-timer"));
     timer.setRemoveOnCancelPolicy(true);
     timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    lanes.put(Lane.REPOSITORY, lane(name + "-repository", REPOSITORY_THREADS));
-    lanes.put(Lane.INTERRUPTS, lane(name + "-interrupts", INTERRUPT_THREADS));
-    lanes.put(Lane.NOTIFICATIONS, lane(name + "-notifications", NOTIFICATION_THREADS));
-    lanes.put(Lane.LISTENER, lane(name + "-listener", LISTENER_THREADS));
+    lanes.put(
+        Lane.REPOSITORY,
+        lane(name + "-repository", REPOSITORY_THREADS, new LinkedBlockingQueue<>()));
+    lanes.put(
+        Lane.INTERRUPTS,
+        lane(name + "-interrupts", INTERRUPT_THREADS, new LinkedBlockingQueue<>()));
+    lanes.put(
+        Lane.NOTIFICATIONS,
+        lane(name + "-notifications", NOTIFICATION_THREADS, new LinkedBlockingQueue<>()));
+    lanes.put(
+        Lane.LISTENER,
+        lane(name + "-listener", LISTENER_THREADS, new LinkedBlockingQueue<>(LISTENER_QUEUE)));
   }
 
-  private ThreadPoolExecutor lane(String name, int threads) {
+  private ThreadPoolExecutor lane(String name, int threads, BlockingQueue<Runnable> queue) {
     ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
-            threads,
-            threads,
-            IDLE_SECONDS,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            named(name));
+            threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, queue, named(name));
     executor.allowCoreThreadTimeOut(true);
     return executor;
   }
@@ -84,6 +99,11 @@ final class SystemScheduler implements LeaseScheduler {
         return thread;
       }
       Thread thread = made.newThread(task);
+      if (thread == null || thread.getState() != Thread.State.NEW) {
+        throw new IllegalStateException(
+            "the lease manager's threadFactory must return a new, unstarted thread; it returned "
+                + thread);
+      }
       thread.setName(name);
       return thread;
     };
@@ -105,8 +125,26 @@ final class SystemScheduler implements LeaseScheduler {
     try {
       // The constructor gives every lane its threads: only a null lane finds none.
       Objects.requireNonNull(lanes.get(lane), "lane").execute(task);
-    } catch (RejectedExecutionException closed) {
-      task.run(); // after close, notifications and releases still happen
+    } catch (RejectedExecutionException closedOrFull) {
+      if (lane == Lane.LISTENER) {
+        dropped(); // never the caller's thread: it may be a timer, a round, or a user's close()
+      } else {
+        task.run(); // after close, notifications and releases still happen
+      }
+    }
+  }
+
+  /** A listener event was dropped: the manager is closed, or its listener is far behind. */
+  private void dropped() {
+    if (droppedEvents.incrementAndGet() == 1 && !timer.isShutdown()) {
+      execute(
+          Lane.NOTIFICATIONS,
+          () ->
+              LOG.log(
+                  System.Logger.Level.WARNING,
+                  "the lease listener is "
+                      + LISTENER_QUEUE
+                      + " events behind (it blocks?): later events are dropped"));
     }
   }
 
