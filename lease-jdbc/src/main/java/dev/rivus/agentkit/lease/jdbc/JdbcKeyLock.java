@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import dev.rivus.agentkit.lease.LeaseRepository.KeyLock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A key lock: a session advisory lock held on a connection of its own until closed. The database
+ * releases it when the session ends, so a dropped connection (or a killed backend) loses it, which
+ * {@link #isHeld()} tells by asking the connection whether it is still valid.
+ */
+final class JdbcKeyLock implements KeyLock {
+
+  /** The longest pause between two attempts to take a contended key lock. */
+  private static final long MAX_BACKOFF_MILLIS = 50;
+
+  /** How long {@link #isHeld()} waits for the database to answer. */
+  private static final int VALIDITY_TIMEOUT_SECONDS = 2;
+
+  private final Connection connection;
+  private final Dialect dialect;
+  private final long lockId;
+  private final int backendPid;
+  private final Object guard = new Object();
+  private boolean closed;
+
+  private JdbcKeyLock(Connection connection, Dialect dialect, long lockId, int backendPid) {
+    this.connection = connection;
+    this.dialect = dialect;
+    this.lockId = lockId;
+    this.backendPid = backendPid;
+  }
+
+  /**
+   * Takes the advisory lock on {@code connection}, trying again with a growing pause (up to {@value
+   * #MAX_BACKOFF_MILLIS} ms) while another session holds it. Polling rather than a blocking {@code
+   * pg_advisory_lock} keeps the wait interruptible and never leaves a waiting statement behind. The
+   * caller closes the connection if this throws.
+   *
+   * @throws InterruptedException if the thread is interrupted while waiting
+   */
+  static JdbcKeyLock take(Connection connection, Dialect dialect, long lockId, String key)
+      throws SQLException, InterruptedException {
+    long backoffMillis = 1;
+    try (PreparedStatement tryLock = connection.prepareStatement(dialect.tryLock())) {
+      tryLock.setLong(1, lockId);
+      while (true) {
+        if (Thread.interrupted()) {
+          throw new InterruptedException(
+              "interrupted while waiting for the key lock of '" + key + "'");
+        }
+        try (ResultSet row = tryLock.executeQuery()) {
+          if (!row.next()) {
+            throw new SQLException("the advisory lock query returned no row");
+          }
+          if (row.getBoolean(1)) {
+            return new JdbcKeyLock(connection, dialect, lockId, row.getInt(2));
+          }
+        }
+        TimeUnit.MILLISECONDS.sleep(backoffMillis);
+        backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
+      }
+    }
+  }
+
+  /** The database session that holds the lock (PostgreSQL's backend process id), for tests. */
+  int backendPid() {
+    return backendPid;
+  }
+
+  @Override
+  public boolean isHeld() {
+    synchronized (guard) {
+      if (closed) {
+        return false;
+      }
+      try {
+        return connection.isValid(VALIDITY_TIMEOUT_SECONDS);
+      } catch (SQLException | RuntimeException e) {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Releases the advisory lock and closes the connection (back to its pool). If the release cannot
+   * be confirmed, the connection is aborted instead, so that a pool never lends out a session that
+   * still holds the lock.
+   */
+  @Override
+  public void close() {
+    synchronized (guard) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    boolean released = false;
+    try (PreparedStatement unlock = connection.prepareStatement(dialect.unlock())) {
+      unlock.setLong(1, lockId);
+      try (ResultSet row = unlock.executeQuery()) {
+        released = row.next() && row.getBoolean(1);
+      }
+    } catch (SQLException | RuntimeException e) {
+      released = false;
+    }
+    if (!released) {
+      try {
+        connection.abort(Runnable::run);
+      } catch (SQLException | RuntimeException ignored) {
+        // closed below either way
+      }
+    }
+    JdbcLeaseRepository.closeQuietly(connection);
+  }
+}

@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import dev.rivus.agentkit.lease.HolderIdentity;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.ProcessIdentity;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The standard SQL of the repository, and the only place that knows the columns of its table.
+ * {@code state} is the name of a {@link LeaseState}; a {@code PRUNED} row is the floor a pruned
+ * tombstone left. The time is {@code updated_at_seconds} and {@code updated_at_nanos}, exact to the
+ * nanosecond, and the TTL is {@code ttl_nanos}.
+ */
+final class Sql {
+
+  /** The columns of a record, in the order of {@link #bindRecord} and {@link #snapshot}. */
+  static final String RECORD_COLUMNS =
+      "lease_key, generation, revision, state, holder_host, holder_boot_id, holder_pid_namespace,"
+          + " holder_pid, holder_process_start, holder_handle_id, ttl_nanos, updated_at_seconds,"
+          + " updated_at_nanos";
+
+  private static final String SET_RECORD =
+      " SET generation = ?, revision = ?, state = ?, holder_host = ?, holder_boot_id = ?,"
+          + " holder_pid_namespace = ?, holder_pid = ?, holder_process_start = ?,"
+          + " holder_handle_id = ?, ttl_nanos = ?, updated_at_seconds = ?, updated_at_nanos = ?";
+
+  private final String selectOne;
+  private final String selectAll;
+  private final String checkColumns;
+  private final String updateRaising;
+  private final String updateSameGeneration;
+  private final String pruneAll;
+  private final String pruneOlder;
+
+  Sql(String table) {
+    selectOne = "SELECT " + RECORD_COLUMNS + " FROM " + table + " WHERE key_hash = ?";
+    selectAll =
+        "SELECT "
+            + RECORD_COLUMNS
+            + " FROM "
+            + table
+            + " WHERE state <> '"
+            + LeaseState.PRUNED
+            + "'";
+    checkColumns = "SELECT key_hash, " + RECORD_COLUMNS + " FROM " + table + " WHERE 1 = 0";
+    String update = "UPDATE " + table + SET_RECORD + " WHERE key_hash = ? AND revision = ?";
+    updateRaising = update + " AND generation < ?";
+    updateSameGeneration = update + " AND generation = ?";
+    String prune =
+        "UPDATE "
+            + table
+            + " SET state = '"
+            + LeaseState.PRUNED
+            + "', updated_at_seconds = ?, updated_at_nanos = ? WHERE state = '"
+            + LeaseState.RELEASED
+            + "'";
+    pruneAll = prune;
+    pruneOlder =
+        prune
+            + " AND (updated_at_seconds < ? OR (updated_at_seconds = ? AND updated_at_nanos <= ?))";
+  }
+
+  String selectOne() {
+    return selectOne;
+  }
+
+  String selectAll() {
+    return selectAll;
+  }
+
+  String checkColumns() {
+    return checkColumns;
+  }
+
+  /** The update of a write: an acquisition must raise the generation, others must keep it. */
+  String update(LeaseWrite write) {
+    return write.raisesGeneration() ? updateRaising : updateSameGeneration;
+  }
+
+  /**
+   * Parameters: now (seconds, nanos); then, unless {@code all}, the cutoff (seconds twice, nanos).
+   */
+  String prune(boolean all) {
+    return all ? pruneAll : pruneOlder;
+  }
+
+  /** Binds parameters 1–14 of {@link Dialect#insertIfAbsent}. */
+  static void bindInsert(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
+      throws SQLException {
+    statement.setBytes(1, keyBytes);
+    bindRecord(statement, 2, write.snapshot());
+    statement.setBytes(14, KeyBytes.hash(keyBytes));
+  }
+
+  /** Binds parameters 1–15 of {@link #update}. */
+  static void bindUpdate(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
+      throws SQLException {
+    bindRecord(statement, 1, write.snapshot());
+    statement.setBytes(13, KeyBytes.hash(keyBytes));
+    statement.setLong(14, write.expectedRevision());
+    statement.setLong(15, write.snapshot().generation());
+  }
+
+  /** Binds the 12 columns after {@code lease_key}, from {@code first} on. */
+  private static void bindRecord(PreparedStatement statement, int first, LeaseSnapshot snapshot)
+      throws SQLException {
+    HolderIdentity holder = snapshot.holder();
+    ProcessIdentity process = holder.process();
+    int i = first;
+    statement.setLong(i++, snapshot.generation());
+    statement.setLong(i++, snapshot.revision());
+    statement.setString(i++, snapshot.state().name());
+    statement.setString(i++, process.host());
+    setNullable(statement, i++, process.bootId());
+    setNullable(statement, i++, process.pidNamespace());
+    statement.setLong(i++, process.pid());
+    setNullable(statement, i++, process.processStart());
+    statement.setString(i++, holder.handleId());
+    statement.setLong(i++, ttlNanos(snapshot.ttl()));
+    Instant updatedAt = snapshot.updatedAt();
+    statement.setLong(i++, updatedAt.getEpochSecond());
+    statement.setInt(i, updatedAt.getNano());
+  }
+
+  /**
+   * Maps a row of {@link #RECORD_COLUMNS}; a pruned row is a floor.
+   *
+   * @throws IllegalArgumentException if a stored value breaks a rule of the snapshot (a damaged
+   *     row)
+   */
+  static LeaseSnapshot snapshot(ResultSet row) throws SQLException {
+    String key = KeyBytes.decode(row.getBytes(1));
+    long generation = row.getLong(2);
+    long revision = row.getLong(3);
+    LeaseState state = LeaseState.valueOf(row.getString(4));
+    Instant updatedAt = Instant.ofEpochSecond(row.getLong(12), row.getInt(13));
+    if (state == LeaseState.PRUNED) {
+      return LeaseSnapshot.floor(key, generation, revision, updatedAt);
+    }
+    ProcessIdentity process =
+        new ProcessIdentity(
+            row.getString(5), row.getString(6), row.getString(7), row.getLong(8), row.getString(9));
+    return new LeaseSnapshot(
+        key,
+        generation,
+        revision,
+        state,
+        new HolderIdentity(process, row.getString(10)),
+        Duration.ofNanos(row.getLong(11)),
+        updatedAt);
+  }
+
+  /**
+   * The TTL in nanoseconds. One beyond 292 years does not fit; it is stored as the longest that
+   * does, still longer than any TTL a manager accepts.
+   */
+  private static long ttlNanos(Duration ttl) {
+    try {
+      return ttl.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  private static void setNullable(PreparedStatement statement, int index, @Nullable String value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.VARCHAR);
+    } else {
+      statement.setString(index, value);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The options, which need no database. */
+class JdbcOptionsTest {
+
+  @Test
+  void tableNamesAreValidated() {
+    assertThat(JdbcOptions.defaults().tableName()).isEqualTo("lease_records");
+    assertThat(JdbcOptions.defaults().withTableName("_leases_2").tableName())
+        .isEqualTo("_leases_2");
+    assertThat(JdbcOptions.defaults().withTableName("t".repeat(63)).tableName()).hasSize(63);
+    for (String bad :
+        new String[] {
+          "", "Leases", "2leases", "leases; drop table x", "public.leases", "lé", "t".repeat(64)
+        }) {
+      assertThatThrownBy(() -> JdbcOptions.defaults().withTableName(bad))
+          .as("table name '%s'", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("is not allowed");
+    }
+  }
+
+  @Test
+  @SuppressWarnings("NullAway") // passes null where the API forbids it, to see how it is refused
+  void aNullTableNameIsRefusedByName() {
+    assertThatThrownBy(() -> JdbcOptions.defaults().withTableName(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("tableName");
+  }
+}
