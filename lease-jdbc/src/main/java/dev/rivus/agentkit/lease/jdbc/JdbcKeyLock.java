@@ -27,11 +27,11 @@ final class JdbcKeyLock implements KeyLock {
   private final Connection connection;
   private final Dialect dialect;
   private final long lockId;
-  private final int backendPid;
+  private final long backendPid;
   private final Object guard = new Object();
   private boolean closed;
 
-  private JdbcKeyLock(Connection connection, Dialect dialect, long lockId, int backendPid) {
+  private JdbcKeyLock(Connection connection, Dialect dialect, long lockId, long backendPid) {
     this.connection = connection;
     this.dialect = dialect;
     this.lockId = lockId;
@@ -41,8 +41,8 @@ final class JdbcKeyLock implements KeyLock {
   /**
    * Takes the advisory lock on {@code connection}, trying again with a growing pause (up to {@value
    * #MAX_BACKOFF_MILLIS} ms) while another session holds it. Polling rather than a blocking {@code
-   * pg_advisory_lock} keeps the wait interruptible and never leaves a waiting statement behind. The
-   * caller closes the connection if this throws.
+   * pg_advisory_lock} or {@code GET_LOCK} with a timeout keeps the wait interruptible and never
+   * leaves a waiting statement behind. The caller closes the connection if this throws.
    *
    * @throws InterruptedException if the thread is interrupted while waiting
    */
@@ -61,7 +61,7 @@ final class JdbcKeyLock implements KeyLock {
             throw new SQLException("the advisory lock query returned no row");
           }
           if (row.getBoolean(1)) {
-            return new JdbcKeyLock(connection, dialect, lockId, row.getInt(2));
+            return new JdbcKeyLock(connection, dialect, lockId, row.getLong(2));
           }
         }
         TimeUnit.MILLISECONDS.sleep(backoffMillis);
@@ -70,8 +70,11 @@ final class JdbcKeyLock implements KeyLock {
     }
   }
 
-  /** The database session that holds the lock (PostgreSQL's backend process id), for tests. */
-  int backendPid() {
+  /**
+   * The database session that holds the lock (PostgreSQL's backend process id, MariaDB's connection
+   * id), for tests.
+   */
+  long backendPid() {
     return backendPid;
   }
 

@@ -30,16 +30,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A lease repository in one table of a shared SQL database, for processes on many machines; reached
- * through any {@link DataSource} (the application brings the driver and, usually, a pool). Only
- * PostgreSQL is supported so far.
+ * through any {@link DataSource} (the application brings the driver and, usually, a pool).
+ * PostgreSQL and MariaDB are supported, chosen by the product name the driver reports; a database
+ * that calls itself MySQL is treated as MariaDB, untested.
  *
- * <p>Each save is one conditional statement in its own transaction: an {@code INSERT ... ON
- * CONFLICT DO NOTHING} for a write that expects no record, else an {@code UPDATE ... WHERE key_hash
- * = ? AND revision = ? AND generation ...}; no row written is a {@link RevisionConflict}. Commits
- * are as durable as the database makes them (PostgreSQL's default {@code synchronous_commit} waits
- * for the flush). The key lock of a key is a session advisory lock, held on a connection of its own
- * until the key lock is closed; it dies with its connection, which {@link KeyLock#isHeld()}
- * reports.
+ * <p>Each save is one conditional statement in its own transaction: for a write that expects no
+ * record, an {@code INSERT ... ON CONFLICT DO NOTHING} on PostgreSQL, a plain {@code INSERT} on
+ * MariaDB (its duplicate-key error is the conflict); else an {@code UPDATE ... WHERE key_hash = ?
+ * AND revision = ? AND generation ...}; no row written is a {@link RevisionConflict}. Commits are
+ * as durable as the database makes them (PostgreSQL's default {@code synchronous_commit} waits for
+ * the flush, as does InnoDB's default {@code innodb_flush_log_at_trx_commit = 1}). The key lock of
+ * a key is a session lock ({@code pg_try_advisory_lock}, or MariaDB's {@code GET_LOCK}), held on a
+ * connection of its own until the key lock is closed; it dies with its connection, which {@link
+ * KeyLock#isHeld()} reports.
  *
  * <p>Keys are stored as bytes and only ever bound as parameters; the table name comes from {@link
  * JdbcOptions}, which validates it. Pruning turns old tombstones into floors in place (the row
@@ -169,7 +172,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
               + table
               + "' is on "
               + product
-              + ", which JdbcLeaseRepository does not support; it supports PostgreSQL",
+              + ", which JdbcLeaseRepository does not support; it supports PostgreSQL and"
+              + " MariaDB",
           null);
     }
     return dialect;
@@ -341,6 +345,11 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfAbsent(table))) {
         Sql.bindInsert(insert, keyBytes, write);
         return insert.executeUpdate();
+      } catch (SQLException e) {
+        if (dialect.isDuplicateKey(e)) {
+          return 0;
+        }
+        throw e;
       }
     }
     try (PreparedStatement update = connection.prepareStatement(sql.update(write))) {

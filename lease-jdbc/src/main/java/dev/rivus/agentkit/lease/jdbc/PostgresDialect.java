@@ -45,6 +45,12 @@ final class PostgresDialect implements Dialect {
         + " ON CONFLICT (key_hash) DO NOTHING";
   }
 
+  /** Never: {@code ON CONFLICT DO NOTHING} writes no row rather than failing. */
+  @Override
+  public boolean isDuplicateKey(SQLException failure) {
+    return false;
+  }
+
   @Override
   public String tryLock() {
     return "SELECT pg_try_advisory_lock(?), pg_backend_pid()";

@@ -81,7 +81,7 @@ final class PostgresServer {
   }
 
   /** Ends a database session, as a network failure or an administrator would. */
-  static void terminate(int backendPid) throws SQLException {
+  static void terminate(long backendPid) throws SQLException {
     try (Connection connection = DriverManager.getConnection(URL);
         Statement statement = connection.createStatement()) {
       statement.execute("SELECT pg_terminate_backend(" + backendPid + ")");
