@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 /**
- * Building blocks for repository adapters: per-key locks within one JVM, and cross-process key
- * locks on byte ranges of a lock file. Adapter authors may use them; applications need not.
+ * Building blocks for repository adapters: per-key locks within one JVM, cross-process key
+ * locks on byte ranges of a lock file, and keys encoded as bytes. Adapter authors may use them;
+ * applications need not.
  */
 @NullMarked
 package dev.rivus.agentkit.lease.support;

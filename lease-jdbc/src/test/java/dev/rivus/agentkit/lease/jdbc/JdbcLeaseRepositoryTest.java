@@ -20,24 +20,30 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** What the contract does not cover: opening, the table, key locks across sessions. */
-class JdbcLeaseRepositoryTest {
+/**
+ * What the contract does not cover: opening, the table, key locks across sessions; run on each
+ * server by a subclass.
+ */
+abstract class JdbcLeaseRepositoryTest {
+
+  /** The server this test runs on. */
+  abstract TestServer server();
 
   private HikariDataSource pool = new HikariDataSource();
-  private final String table = PostgresServer.freshTableName();
+  private final String table = TestServer.freshTableName();
 
   @BeforeEach
   void connect() {
     pool.close();
-    PostgresServer.requireReachable();
-    pool = PostgresServer.pool();
+    server().requireReachable();
+    pool = server().pool();
   }
 
   @AfterEach
   void dropTable() throws Exception {
     pool.close();
-    if (PostgresServer.isReachable()) {
-      PostgresServer.drop(table);
+    if (server().isReachable()) {
+      server().drop(table);
     }
   }
 
@@ -54,7 +60,8 @@ class JdbcLeaseRepositoryTest {
   void openingATableOfOtherColumnsFailsWithAClearMessage() throws Exception {
     try (Connection connection = pool.getConnection();
         Statement statement = connection.createStatement()) {
-      statement.execute("CREATE TABLE " + table + " (lease_key bytea PRIMARY KEY)");
+      statement.execute(
+          "CREATE TABLE " + table + " (lease_key " + server().binaryType() + " PRIMARY KEY)");
     }
 
     assertThatThrownBy(
@@ -71,7 +78,7 @@ class JdbcLeaseRepositoryTest {
       try (LeaseRepository again = JdbcLeaseRepository.create(pool, options)) {
         assertThat(again.load("kept")).isPresent();
       }
-      PostgresServer.drop(table);
+      server().drop(table);
 
       assertThatThrownBy(() -> repository.load("kept"))
           .isInstanceOf(StoreLost.class)
@@ -82,7 +89,7 @@ class JdbcLeaseRepositoryTest {
   @Test
   void aKeyLockExcludesOtherSessionsUntilClosedAndDiesWithItsSession() throws Exception {
     JdbcOptions options = JdbcOptions.defaults().withTableName(table);
-    try (HikariDataSource otherPool = PostgresServer.pool();
+    try (HikariDataSource otherPool = server().pool();
         LeaseRepository one = JdbcLeaseRepository.create(pool, options);
         LeaseRepository other = JdbcLeaseRepository.open(otherPool, options)) {
       LeaseRepository.KeyLock held = one.lockKey("fenced");
@@ -99,10 +106,10 @@ class JdbcLeaseRepositoryTest {
       assertThat(waiting).as("a second session's wait while the key lock is held").isNotDone();
       assertThat(held.isHeld()).isTrue();
 
-      PostgresServer.terminate(((JdbcKeyLock) held).backendPid());
+      server().endSession(((JdbcKeyLock) held).backendPid());
 
       LeaseRepository.KeyLock next = waiting.get(20, TimeUnit.SECONDS);
-      assertThat(held.isHeld()).as("a key lock whose session was terminated").isFalse();
+      assertThat(held.isHeld()).as("a key lock whose session was ended").isFalse();
       assertThat(next.isHeld()).isTrue();
       held.close();
       next.close();

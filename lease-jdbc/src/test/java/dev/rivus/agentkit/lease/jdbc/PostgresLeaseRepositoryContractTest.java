@@ -4,70 +4,11 @@
  */
 package dev.rivus.agentkit.lease.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.rivus.agentkit.lease.LeaseRepository;
-import dev.rivus.agentkit.lease.PrunableLeaseRepository;
-import dev.rivus.agentkit.lease.testkit.PrunableLeaseRepositoryContract;
-import java.util.ArrayList;
-import java.util.List;
-import org.awaitility.Awaitility;
-import org.jspecify.annotations.Nullable;
-
-/**
- * The shared repository contract, pruning included, on a fresh table of the PostgreSQL server per
- * test, dropped after. The second instance has a pool of its own. A key lock is lost as a dropped
- * connection loses it: its session terminated.
- */
-class PostgresLeaseRepositoryContractTest extends PrunableLeaseRepositoryContract {
-
-  private final List<HikariDataSource> pools = new ArrayList<>();
-  private @Nullable String table;
-  private @Nullable LeaseRepository primary;
-
-  private JdbcOptions options() {
-    if (table == null) {
-      throw new IllegalStateException("no table: createRepository() has not run");
-    }
-    return JdbcOptions.defaults().withTableName(table);
-  }
+/** The shared repository contract on PostgreSQL. */
+class PostgresLeaseRepositoryContractTest extends JdbcLeaseRepositoryContractTest {
 
   @Override
-  protected PrunableLeaseRepository createRepository() {
-    PostgresServer.requireReachable();
-    table = PostgresServer.freshTableName();
-    HikariDataSource pool = PostgresServer.pool();
-    pools.add(pool);
-    JdbcLeaseRepository created = JdbcLeaseRepository.create(pool, options());
-    primary = created;
-    return created;
-  }
-
-  @Override
-  protected LeaseRepository openSecondInstance() {
-    HikariDataSource pool = PostgresServer.pool();
-    pools.add(pool);
-    return JdbcLeaseRepository.open(pool, options());
-  }
-
-  @Override
-  protected void closeRepository(LeaseRepository repository) throws Exception {
-    repository.close();
-    if (repository == primary) {
-      // The first repository is closed last: every pool goes, then the table.
-      for (HikariDataSource pool : pools) {
-        pool.close();
-      }
-      pools.clear();
-      if (table != null) {
-        PostgresServer.drop(table);
-      }
-    }
-  }
-
-  @Override
-  protected boolean loseKeyLock(LeaseRepository.KeyLock keyLock) throws Exception {
-    PostgresServer.terminate(((JdbcKeyLock) keyLock).backendPid());
-    Awaitility.await().until(() -> !keyLock.isHeld());
-    return true;
+  TestServer server() {
+    return TestServer.POSTGRES;
   }
 }

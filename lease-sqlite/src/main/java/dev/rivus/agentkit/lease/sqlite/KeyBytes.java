@@ -4,9 +4,8 @@
  */
 package dev.rivus.agentkit.lease.sqlite;
 
-import java.io.ByteArrayOutputStream;
+import dev.rivus.agentkit.lease.support.KeyEncoding;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -25,16 +24,7 @@ final class KeyBytes {
   private KeyBytes() {}
 
   static byte[] encode(String key) {
-    if (isWellFormed(key)) {
-      return key.getBytes(StandardCharsets.UTF_8);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(key.length() * 3);
-    for (int i = 0; i < key.length(); ) {
-      int codePoint = key.codePointAt(i); // an unpaired surrogate comes back as itself
-      i += Character.charCount(codePoint);
-      writeCodePoint(out, codePoint);
-    }
-    return out.toByteArray();
+    return KeyEncoding.encode(key);
   }
 
   /**
@@ -43,25 +33,7 @@ final class KeyBytes {
    * @throws IllegalArgumentException if the bytes are not WTF-8
    */
   static String decode(byte[] bytes) {
-    StringBuilder key = new StringBuilder(bytes.length);
-    for (int i = 0; i < bytes.length; ) {
-      int lead = bytes[i] & 0xFF;
-      int length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
-      if (length == 0 || i + length > bytes.length) {
-        throw new IllegalArgumentException("stored key is not WTF-8 at byte " + i);
-      }
-      int codePoint = length == 1 ? lead : lead & (0xFF >>> (length + 1));
-      for (int k = 1; k < length; k++) {
-        int next = bytes[i + k] & 0xFF;
-        if ((next & 0xC0) != 0x80) {
-          throw new IllegalArgumentException("stored key is not WTF-8 at byte " + (i + k));
-        }
-        codePoint = (codePoint << 6) | (next & 0x3F);
-      }
-      key.appendCodePoint(codePoint);
-      i += length;
-    }
-    return key.toString();
+    return KeyEncoding.decode(bytes);
   }
 
   /** A 64-bit hash of the key, for picking its byte in the key lock file. */
@@ -71,39 +43,6 @@ final class KeyBytes {
       return ByteBuffer.wrap(digest, 0, Long.BYTES).getLong();
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
-  }
-
-  private static boolean isWellFormed(String key) {
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 >= key.length() || !Character.isLowSurrogate(key.charAt(i + 1))) {
-          return false;
-        }
-        i++;
-      } else if (Character.isLowSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static void writeCodePoint(ByteArrayOutputStream out, int codePoint) {
-    if (codePoint < 0x80) {
-      out.write(codePoint);
-    } else if (codePoint < 0x800) {
-      out.write(0xC0 | (codePoint >>> 6));
-      out.write(0x80 | (codePoint & 0x3F));
-    } else if (codePoint < 0x10000) {
-      out.write(0xE0 | (codePoint >>> 12));
-      out.write(0x80 | ((codePoint >>> 6) & 0x3F));
-      out.write(0x80 | (codePoint & 0x3F));
-    } else {
-      out.write(0xF0 | (codePoint >>> 18));
-      out.write(0x80 | ((codePoint >>> 12) & 0x3F));
-      out.write(0x80 | ((codePoint >>> 6) & 0x3F));
-      out.write(0x80 | (codePoint & 0x3F));
     }
   }
 }

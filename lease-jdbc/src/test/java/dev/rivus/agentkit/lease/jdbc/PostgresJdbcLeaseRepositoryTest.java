@@ -1,0 +1,14 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+/** {@link JdbcLeaseRepositoryTest} on PostgreSQL. */
+class PostgresJdbcLeaseRepositoryTest extends JdbcLeaseRepositoryTest {
+
+  @Override
+  TestServer server() {
+    return TestServer.POSTGRES;
+  }
+}

@@ -1,0 +1,114 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A database server the tests use, named by an environment variable, by default a local one:
+ * PostgreSQL with trust authentication, MariaDB as root without a password. Unreachable, the tests
+ * are reported as skipped, with the reason; on CI ({@code CI=true}) they fail instead, so that a
+ * missing server is never mistaken for a pass.
+ */
+enum TestServer {
+  POSTGRES(
+      "PostgreSQL",
+      "LEASE_TEST_POSTGRES_URL",
+      "jdbc:postgresql://127.0.0.1:5432/test?user=root",
+      "SELECT pg_terminate_backend(%d)",
+      "bytea"),
+  MARIADB(
+      "MariaDB",
+      "LEASE_TEST_MARIADB_URL",
+      "jdbc:mariadb://127.0.0.1:3306/test?user=root",
+      "KILL %d",
+      "VARBINARY(16)");
+
+  private final String product;
+  private final String url;
+  private final String endSession;
+  private final String binaryType;
+  private volatile String unreachable = "";
+  private volatile boolean checked;
+
+  TestServer(
+      String product, String urlVariable, String defaultUrl, String endSession, String binaryType) {
+    this.product = product;
+    this.url = System.getenv().getOrDefault(urlVariable, defaultUrl);
+    this.endSession = endSession;
+    this.binaryType = binaryType;
+  }
+
+  /** Tells whether the server answered, asking it once per test run. */
+  boolean isReachable() {
+    if (!checked) {
+      try (Connection connection = DriverManager.getConnection(url)) {
+        connection.isValid(5);
+      } catch (SQLException e) {
+        unreachable = String.valueOf(e.getMessage());
+      }
+      checked = true;
+    }
+    return unreachable.isEmpty();
+  }
+
+  /** Skips the test (fails it on CI) unless the server answers. */
+  void requireReachable() {
+    if (!isReachable()) {
+      String message = product + " at " + url + " unreachable: " + unreachable;
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail(message + " (CI=true: the server is required)");
+      }
+      Assumptions.assumeTrue(false, message);
+    }
+  }
+
+  /** A pool on the server, small and quick to close. */
+  HikariDataSource pool() {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setMaximumPoolSize(16);
+    config.setMinimumIdle(1);
+    config.setConnectionTimeout(10_000);
+    return new HikariDataSource(config);
+  }
+
+  /** A column type for bytes, for a table of another shape than the repository's. */
+  String binaryType() {
+    return binaryType;
+  }
+
+  /** A table name no other test uses. */
+  static String freshTableName() {
+    return "lease_t_"
+        + Long.toHexString(ThreadLocalRandom.current().nextLong()).toLowerCase(Locale.ROOT);
+  }
+
+  /** Drops a table if it exists; the name comes from {@link #freshTableName()}. */
+  void drop(String table) throws SQLException {
+    execute("DROP TABLE IF EXISTS " + table);
+  }
+
+  /** Ends a database session, as a network failure or an administrator would. */
+  void endSession(long sessionId) throws SQLException {
+    execute(String.format(Locale.ROOT, endSession, sessionId));
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+}
