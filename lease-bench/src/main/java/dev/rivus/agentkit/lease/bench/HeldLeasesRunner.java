@@ -8,10 +8,6 @@ import com.sun.management.OperatingSystemMXBean;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
-import dev.rivus.agentkit.lease.LeaseRepository;
-import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.LeaseWrite;
-import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -19,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * One process holding N leases on SQLite, renewed every second, for a while: the process's CPU
@@ -115,66 +109,5 @@ public final class HeldLeasesRunner {
       Thread.sleep(200);
     }
     return memory.getHeapMemoryUsage().getUsed();
-  }
-
-  /** Times every batch the manager writes: one batch is one renewal round. */
-  private static final class TimedRounds implements LeaseRepository {
-    private final LeaseRepository delegate;
-    private final List<Long> roundNanos = Collections.synchronizedList(new ArrayList<>());
-
-    TimedRounds(LeaseRepository delegate) {
-      this.delegate = delegate;
-    }
-
-    void reset() {
-      roundNanos.clear();
-    }
-
-    int rounds() {
-      return roundNanos.size();
-    }
-
-    double percentileMillis(int percentile) {
-      List<Long> sorted;
-      synchronized (roundNanos) {
-        sorted = new ArrayList<>(roundNanos);
-      }
-      if (sorted.isEmpty()) {
-        return Double.NaN;
-      }
-      Collections.sort(sorted);
-      int index = (int) Math.ceil(percentile / 100.0 * sorted.size()) - 1;
-      return sorted.get(Math.max(0, index)) / 1e6;
-    }
-
-    @Override
-    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
-      long start = System.nanoTime();
-      try {
-        return delegate.saveAll(writes);
-      } finally {
-        roundNanos.add(System.nanoTime() - start);
-      }
-    }
-
-    @Override
-    public Optional<LeaseSnapshot> load(String key) {
-      return delegate.load(key);
-    }
-
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return delegate.loadAll();
-    }
-
-    @Override
-    public void save(LeaseWrite write) {
-      delegate.save(write);
-    }
-
-    @Override
-    public KeyLock lockKey(String key) throws InterruptedException {
-      return delegate.lockKey(key);
-    }
   }
 }

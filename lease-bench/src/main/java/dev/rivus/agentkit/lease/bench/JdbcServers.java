@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The database servers the JDBC benchmarks run against, from the environment: {@code
+ * LEASE_BENCH_POSTGRES_URL} (default {@code jdbc:postgresql://127.0.0.1:5432/test?user=root}) and
+ * {@code LEASE_BENCH_MARIADB_URL} (default {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}).
+ * Every benchmark works on tables of fresh names and drops them after, with their {@code _fence}
+ * companions.
+ */
+enum JdbcServers {
+  POSTGRESQL("LEASE_BENCH_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
+  MARIADB("LEASE_BENCH_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+
+  /** Connections of every pool: one per benchmark thread, the manager's renewer, and spare. */
+  static final int POOL_SIZE = 4;
+
+  private final String variable;
+  private final String defaultUrl;
+
+  JdbcServers(String variable, String defaultUrl) {
+    this.variable = variable;
+    this.defaultUrl = defaultUrl;
+  }
+
+  /** The JDBC URL, from the environment or the default. */
+  String url() {
+    String url = System.getenv(variable);
+    return url == null || url.isBlank() ? defaultUrl : url;
+  }
+
+  /** One plain connection, in auto-commit mode. */
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url());
+  }
+
+  /**
+   * A HikariCP pool of {@link #POOL_SIZE} connections, all opened at once, as an application would
+   * configure it; {@code name} becomes PostgreSQL's {@code application_name}.
+   */
+  HikariDataSource pool(String name) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url());
+    config.setPoolName(name);
+    config.setMaximumPoolSize(POOL_SIZE);
+    config.setMinimumIdle(POOL_SIZE);
+    if (this == POSTGRESQL) {
+      config.addDataSourceProperty("ApplicationName", name);
+    }
+    return new HikariDataSource(config);
+  }
+
+  /** A table name no other run uses: {@code bench_<what>_<8 hex digits>}. */
+  static String freshTable(String what) {
+    return String.format(
+        Locale.ROOT, "bench_%s_%08x", what, ThreadLocalRandom.current().nextInt() & 0xffffffffL);
+  }
+
+  /** Drops the tables, and the {@code _fence} companion of each, if they exist. */
+  void drop(String... tables) throws SQLException {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement()) {
+      for (String table : tables) {
+        statement.execute("DROP TABLE IF EXISTS " + table + "_fence");
+        statement.execute("DROP TABLE IF EXISTS " + table);
+      }
+    }
+  }
+}
