@@ -1,0 +1,202 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.bench;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one acquire + release cycle of each system in {@link PostgresCycleBenchmark} and {@link
+ * MariaDbCycleBenchmark} costs on the wire and on the server's disk.
+ *
+ * <p>PostgreSQL: round trips (the driver's {@code Sync} messages, read from its own log at {@code
+ * FINEST}), statements ({@code Execute} messages, and {@code SimpleQuery} ones such as {@code
+ * BEGIN}), WAL flushes ({@code pg_stat_wal.wal_sync}) and commits ({@code
+ * pg_stat_database.xact_commit} of the current database). MariaDB: statements ({@code Questions};
+ * the driver sends each as one text query, so they are also the round trips), redo log writes
+ * ({@code Innodb_log_writes}: with {@code O_DIRECT} and no log file buffering, each is written
+ * through, and a durable commit waits for one) and commits ({@code Com_commit}, explicit ones
+ * only). The servers' counters are global, so other sessions' work shows in them: run it on a quiet
+ * server, and read them as "about". The driver's log slows the cycles down: this counts, it does
+ * not time.
+ *
+ * <p>Run (from the repository root):
+ *
+ * <pre>
+ * mvn -q -pl lease-bench -am package -DskipTests
+ * java -cp lease-bench/target/benchmarks.jar \
+ *     dev.rivus.agentkit.lease.bench.JdbcRoundTripsRunner 1000
+ * </pre>
+ *
+ * <p>Arguments: the number of cycles counted per system (default 1,000), then optionally {@code
+ * postgresql} or {@code mariadb} to count on one server only.
+ */
+public final class JdbcRoundTripsRunner {
+
+  private static final List<String> POSTGRES_SYSTEMS =
+      List.of("lease", "floor", "floor-set-local", "shedlock", "spring-integration");
+  private static final List<String> MARIADB_SYSTEMS = List.of("lease", "floor");
+
+  private JdbcRoundTripsRunner() {}
+
+  /**
+   * Counts and prints a Markdown table.
+   *
+   * @param args the number of cycles, then optionally one server
+   * @throws Exception if a system fails
+   */
+  public static void main(String[] args) throws Exception {
+    int cycles = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    String only = args.length > 1 ? args[1] : "all";
+    Messages messages = new Messages();
+    Logger driver = Logger.getLogger("org.postgresql");
+    driver.setUseParentHandlers(false);
+    driver.addHandler(messages);
+    driver.setLevel(Level.FINEST);
+    System.out.println(
+        "| server | system | round trips | statements | log flushes or writes (about) | commits (about) |");
+    System.out.println("|---|---|---|---|---|---|");
+    if (!only.equals("mariadb")) {
+      for (String system : POSTGRES_SYSTEMS) {
+        count(JdbcServers.POSTGRESQL, system, cycles, messages);
+      }
+    }
+    if (!only.equals("postgresql")) {
+      for (String system : MARIADB_SYSTEMS) {
+        count(JdbcServers.MARIADB, system, cycles, messages);
+      }
+    }
+  }
+
+  private static void count(JdbcServers server, String system, int cycles, Messages messages)
+      throws Exception {
+    try (Connection stats = server.connect();
+        CycleContender contender = CycleContender.open(system, server);
+        CycleContender.Cycle cycle = contender.forThread(0)) {
+      for (int i = 0; i < 200; i++) {
+        cycle.run();
+      }
+      settle(cycle);
+      long[] before = serverCounters(server, stats);
+      messages.start();
+      for (int i = 0; i < cycles; i++) {
+        cycle.run();
+      }
+      Map<String, Integer> counted = messages.stop();
+      settle(cycle);
+      long[] after = serverCounters(server, stats);
+      // settle() ran one more cycle after the count, in the servers' counters.
+      double n = cycles;
+      double perCycle = n + 1;
+      if (server == JdbcServers.POSTGRESQL) {
+        System.out.printf(
+            Locale.ROOT,
+            "| PostgreSQL | %s | %.2f | %.2f | %.2f | %.2f |%n",
+            system,
+            counted.getOrDefault("Sync", 0) / n,
+            (counted.getOrDefault("Execute", 0) + counted.getOrDefault("SimpleQuery", 0)) / n,
+            (after[0] - before[0]) / perCycle,
+            (after[1] - before[1]) / perCycle);
+      } else {
+        // Questions also counts the one SHOW GLOBAL STATUS of the first snapshot.
+        double statements = (after[2] - before[2] - 1) / perCycle;
+        System.out.printf(
+            Locale.ROOT,
+            "| MariaDB | %s | %.2f | %.2f | %.2f | %.2f |%n",
+            system,
+            statements,
+            statements,
+            (after[0] - before[0]) / perCycle,
+            (after[1] - before[1]) / perCycle);
+      }
+    }
+  }
+
+  /**
+   * Lets the server publish its statistics (a backend flushes them at most once a second, when
+   * idle), then runs one cycle so that the connection's pending counters are sent.
+   */
+  private static void settle(CycleContender.Cycle cycle) throws Exception {
+    Thread.sleep(1100);
+    cycle.run();
+    Thread.sleep(300);
+  }
+
+  /** Log flushes or writes, commits and (MariaDB) statements so far, server-wide. */
+  private static long[] serverCounters(JdbcServers server, Connection stats) throws SQLException {
+    if (server == JdbcServers.POSTGRESQL) {
+      try (Statement statement = stats.createStatement();
+          ResultSet row =
+              statement.executeQuery(
+                  "SELECT (SELECT wal_sync FROM pg_stat_wal), (SELECT xact_commit FROM"
+                      + " pg_stat_database WHERE datname = current_database())")) {
+        row.next();
+        return new long[] {row.getLong(1), row.getLong(2), 0};
+      }
+    }
+    Map<String, Long> status = new TreeMap<>();
+    try (Statement statement = stats.createStatement();
+        ResultSet row =
+            statement.executeQuery(
+                "SHOW GLOBAL STATUS WHERE Variable_name IN"
+                    + " ('Innodb_log_writes', 'Com_commit', 'Questions')")) {
+      while (row.next()) {
+        status.put(row.getString(1), row.getLong(2));
+      }
+    }
+    return new long[] {
+      status.getOrDefault("Innodb_log_writes", 0L),
+      status.getOrDefault("Com_commit", 0L),
+      status.getOrDefault("Questions", 0L)
+    };
+  }
+
+  /** Counts the driver's front-end messages ({@code FE=> Name(...)}) while started. */
+  private static final class Messages extends Handler {
+    private final Map<String, Integer> counts = new ConcurrentHashMap<>();
+    private volatile boolean counting;
+
+    void start() {
+      counts.clear();
+      counting = true;
+    }
+
+    Map<String, Integer> stop() {
+      counting = false;
+      return new TreeMap<>(counts);
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+      @Nullable String message = record.getMessage();
+      if (!counting || message == null) {
+        return;
+      }
+      String trimmed = message.trim();
+      if (trimmed.startsWith("FE=> ")) {
+        String name = trimmed.substring(5).split("[( ]", 2)[0];
+        counts.merge(name, 1, Integer::sum);
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  }
+}
