@@ -4,196 +4,301 @@
  */
 package dev.rivus.agentkit.lease.bench;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.util.Statistics;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Runs {@link PostgresCycleBenchmark} and {@link MariaDbCycleBenchmark} on one thread and on two,
- * in interleaved rounds (each round measures every system once, so the drift of a shared machine
- * falls on all of them alike), and prints the figures and ratios as Markdown tables for
- * BENCHMARKS.md. JMH's own log goes to {@code lease-bench/target/jdbc-cycle-jmh.log}.
+ * The systems of {@link PostgresCycleBenchmark} and {@link MariaDbCycleBenchmark} measured side by
+ * side in one process: all are set up at once, and the benchmark threads take turns on them in
+ * short slices (every thread on the same system in a slice), round after round, so that the drift
+ * of a shared machine (other builds, a disk whose flushes slow down for a minute) falls on every
+ * system alike. JMH runs one benchmark after another, tens of seconds apart; on a machine whose
+ * speed changes by a factor of two from minute to minute that moves the ratios more than the
+ * differences measured. Prints Markdown tables for BENCHMARKS.md: cycles/s (cycles in a system's
+ * slices over the wall time of its slices), p50 and p99 of a cycle, and the ratios, over the whole
+ * run and, for their spread, over each sixth of it.
  *
  * <p>Run (from the repository root):
  *
  * <pre>
  * mvn -q -pl lease-bench -am package -DskipTests
- * java -cp lease-bench/target/benchmarks.jar dev.rivus.agentkit.lease.bench.JdbcCycleRunner 3
+ * java -cp lease-bench/target/benchmarks.jar dev.rivus.agentkit.lease.bench.JdbcCycleRunner 60
  * </pre>
  *
- * <p>Arguments: the number of rounds (default 3), then optionally {@code postgresql} or {@code
- * mariadb} to run one server only. Cycles/s are the threads divided by the mean time of a cycle.
+ * <p>Arguments: the seconds measured per server and thread count (default 60, after 10 s of
+ * warm-up), then optionally {@code postgresql} or {@code mariadb} for one server only. Slices are
+ * 500 ms. Servers: {@code LEASE_BENCH_POSTGRES_URL}, {@code LEASE_BENCH_MARIADB_URL}.
  */
 public final class JdbcCycleRunner {
 
+  private static final List<String> POSTGRES_SYSTEMS =
+      List.of("lease", "floor", "floor-set-local", "shedlock", "spring-integration");
+  private static final List<String> MARIADB_SYSTEMS = List.of("lease", "floor");
   private static final int[] THREADS = {1, 2};
+  private static final long SLICE_NANOS = 500_000_000L;
+  private static final long WARM_UP_NANOS = 10_000_000_000L;
+  private static final int BLOCKS = 6;
 
   private JdbcCycleRunner() {}
 
   /**
-   * Runs the rounds and prints the tables.
+   * Runs the measurement and prints the tables.
    *
-   * @param args the number of rounds, and optionally one server
-   * @throws Exception if a benchmark fails
+   * @param args the seconds per server and thread count, then optionally one server
+   * @throws Exception if a system fails
    */
   public static void main(String[] args) throws Exception {
-    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    long measureNanos = (args.length > 0 ? Long.parseLong(args[0]) : 60) * 1_000_000_000L;
     String only = args.length > 1 ? args[1] : "all";
-    List<Class<?>> benchmarks = new ArrayList<>();
     if (!only.equals("mariadb")) {
-      benchmarks.add(PostgresCycleBenchmark.class);
+      run(JdbcServers.POSTGRESQL, POSTGRES_SYSTEMS, measureNanos);
     }
     if (!only.equals("postgresql")) {
-      benchmarks.add(MariaDbCycleBenchmark.class);
+      run(JdbcServers.MARIADB, MARIADB_SYSTEMS, measureNanos);
     }
-    Path log = Path.of("lease-bench", "target", "jdbc-cycle-jmh.log");
-    Files.createDirectories(log.getParent());
-    // figure name ("PostgreSQL lease, 1 thread") -> one Figure per round
-    Map<String, List<Figure>> figures = new LinkedHashMap<>();
-    for (int round = 1; round <= rounds; round++) {
-      for (int threads : THREADS) {
-        for (Class<?> benchmark : benchmarks) {
-          Options options =
-              new OptionsBuilder()
-                  .include(benchmark.getName() + ".acquireAndRelease")
-                  .threads(threads)
-                  .warmupIterations(2)
-                  .warmupTime(TimeValue.seconds(2))
-                  .measurementIterations(3)
-                  .measurementTime(TimeValue.seconds(3))
-                  .forks(1)
-                  .shouldFailOnError(true)
-                  .output(log.toString())
-                  .build();
-          for (RunResult result : new Runner(options).run()) {
-            BenchmarkParams params = result.getParams();
-            Statistics statistics = result.getPrimaryResult().getStatistics();
-            String name = server(benchmark) + " " + params.getParam("system") + ", " + threads;
-            figures
-                .computeIfAbsent(name, k -> new ArrayList<>())
-                .add(new Figure(threads, statistics));
-            System.out.printf(
-                Locale.ROOT,
-                "round %d: %s thread(s): %,.0f cycles/s, p50 %.0f µs%n",
-                round,
-                name,
-                figures.get(name).get(figures.get(name).size() - 1).cyclesPerSecond(),
-                statistics.getPercentile(50));
+  }
+
+  private static void run(JdbcServers server, List<String> systems, long measureNanos)
+      throws Exception {
+    List<CycleContender> contenders = new ArrayList<>();
+    try {
+      for (String system : systems) {
+        contenders.add(CycleContender.open(system, server));
+      }
+      // Each thread's key is prepared once, for the most threads, and the first ones are used.
+      int most = Arrays.stream(THREADS).max().orElse(1);
+      CycleContender.Cycle[][] cycles = new CycleContender.Cycle[most][systems.size()];
+      try {
+        for (int t = 0; t < most; t++) {
+          for (int s = 0; s < systems.size(); s++) {
+            cycles[t][s] = contenders.get(s).forThread(t);
+          }
+        }
+        for (int threads : THREADS) {
+          CycleContender.Cycle[][] used = Arrays.copyOf(cycles, threads);
+          new Slices(used, systems.size()).run(WARM_UP_NANOS);
+          Slices measured = new Slices(used, systems.size());
+          measured.run(measureNanos);
+          print(server, systems, threads, measured);
+        }
+      } finally {
+        for (CycleContender.Cycle[] row : cycles) {
+          for (CycleContender.Cycle cycle : row) {
+            if (cycle != null) {
+              cycle.close();
+            }
           }
         }
       }
+    } finally {
+      for (CycleContender contender : contenders) {
+        contender.close();
+      }
     }
-    printFigures(figures);
-    printRatios(figures);
   }
 
-  private static String server(Class<?> benchmark) {
-    return benchmark == PostgresCycleBenchmark.class ? "PostgreSQL" : "MariaDB";
-  }
-
-  private static void printFigures(Map<String, List<Figure>> figures) {
-    System.out.println();
-    System.out.println(
-        "| system, threads | cycles/s (median of rounds) | per round | p50 µs | p99 µs |");
+  private static void print(JdbcServers server, List<String> systems, int threads, Slices slices) {
+    System.out.printf(Locale.ROOT, "%n%s, %d thread(s):%n%n", server.displayName(), threads);
+    System.out.println("| system | cycles/s | p50 µs | p99 µs | cycles |");
     System.out.println("|---|---|---|---|---|");
-    figures.forEach(
-        (name, rounds) ->
-            System.out.printf(
-                Locale.ROOT,
-                "| %s | %,.0f | %s | %.0f | %.0f |%n",
-                name,
-                median(rounds, Figure::cyclesPerSecond),
-                String.join(
-                    " / ",
-                    rounds.stream()
-                        .map(f -> String.format(Locale.ROOT, "%,.0f", f.cyclesPerSecond()))
-                        .toList()),
-                median(rounds, Figure::p50),
-                median(rounds, Figure::p99)));
+    for (int s = 0; s < systems.size(); s++) {
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %,.0f | %.0f | %.0f | %,d |%n",
+          systems.get(s),
+          slices.cyclesPerSecond(s, 0, BLOCKS),
+          slices.percentileMicros(s, 50),
+          slices.percentileMicros(s, 99),
+          slices.cycles(s));
+    }
+    System.out.println();
+    System.out.println("| ratio | whole run | each sixth of the run |");
+    System.out.println("|---|---|---|");
+    for (int s = 1; s < systems.size(); s++) {
+      boolean floor = systems.get(s).startsWith("floor");
+      String label =
+          floor
+              ? "lease time / " + systems.get(s) + " time (target ≤ 1.5)"
+              : "lease cycles/s / " + systems.get(s) + " cycles/s (target ≥ 2)";
+      List<String> blocks = new ArrayList<>();
+      for (int b = 0; b < BLOCKS; b++) {
+        blocks.add(String.format(Locale.ROOT, "%.2f", ratio(slices, s, floor, b, b + 1)));
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.2f | %s |%n",
+          label,
+          ratio(slices, s, floor, 0, BLOCKS),
+          String.join(" / ", blocks));
+    }
   }
 
-  /** Per round, then the median: the library's throughput over each other's. */
-  private static void printRatios(Map<String, List<Figure>> figures) {
-    System.out.println();
-    System.out.println("| ratio, threads | median | per round |");
-    System.out.println("|---|---|---|");
-    for (String server : List.of("PostgreSQL", "MariaDB")) {
-      for (int threads : THREADS) {
-        List<Figure> lease = figures.get(server + " lease, " + threads);
-        if (lease == null) {
-          continue;
-        }
-        for (String other : List.of("floor", "floor-set-local", "shedlock", "spring-integration")) {
-          List<Figure> theirs = figures.get(server + " " + other + ", " + threads);
-          if (theirs == null) {
-            continue;
-          }
-          boolean floor = other.startsWith("floor");
-          List<Double> ratios = new ArrayList<>();
-          for (int i = 0; i < Math.min(lease.size(), theirs.size()); i++) {
-            double ours = lease.get(i).cyclesPerSecond();
-            double their = theirs.get(i).cyclesPerSecond();
-            // Against a floor: how many times slower (time ratio); against a peer: how many times
-            // faster (throughput ratio).
-            ratios.add(floor ? their / ours : ours / their);
-          }
-          System.out.printf(
-              Locale.ROOT,
-              "| %s: %s, %d | %.2f× | %s |%n",
-              server,
-              floor ? "lease time / " + other + " time" : "lease cycles/s / " + other + " cycles/s",
-              threads,
-              medianOf(ratios),
-              String.join(
-                  " / ", ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).toList()));
+  /** Against a floor, how many times slower; against a peer, how many times faster. */
+  private static double ratio(Slices slices, int other, boolean floor, int from, int to) {
+    double lease = slices.cyclesPerSecond(0, from, to);
+    double theirs = slices.cyclesPerSecond(other, from, to);
+    return floor ? theirs / lease : lease / theirs;
+  }
+
+  /**
+   * One measurement: the threads run the systems in turn, a slice each, every thread on the same
+   * system; a barrier between slices, whose action books the slice's wall time to its system.
+   */
+  private static final class Slices {
+    private final CycleContender.Cycle[][] cycles;
+    private final int systems;
+    private final Latencies[][] latencies;
+    private final long[][] blockNanos;
+    private final long[][] blockCycles;
+    private final AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
+    private volatile int current;
+    private volatile long sliceEnd;
+    private volatile boolean done;
+    private long sliceStart;
+    private int slice = -1;
+    private long runStart;
+    private long runNanos;
+
+    Slices(CycleContender.Cycle[][] cycles, int systems) {
+      this.cycles = cycles;
+      this.systems = systems;
+      latencies = new Latencies[cycles.length][systems];
+      for (Latencies[] row : latencies) {
+        for (int s = 0; s < systems; s++) {
+          row[s] = new Latencies();
         }
       }
+      blockNanos = new long[systems][BLOCKS];
+      blockCycles = new long[systems][BLOCKS];
+    }
+
+    void run(long nanos) throws Exception {
+      runNanos = nanos;
+      CyclicBarrier barrier = new CyclicBarrier(cycles.length, this::nextSlice);
+      List<Thread> threads = new ArrayList<>();
+      for (int t = 0; t < cycles.length; t++) {
+        int thread = t;
+        Thread worker = new Thread(() -> work(thread, barrier), "cycle-" + t);
+        threads.add(worker);
+      }
+      runStart = System.nanoTime();
+      threads.forEach(Thread::start);
+      for (Thread worker : threads) {
+        worker.join();
+      }
+      Throwable failed = failure.get();
+      if (failed != null) {
+        throw new IllegalStateException("a cycle failed", failed);
+      }
+    }
+
+    /** The barrier's action: books the slice that ended, and starts the next or ends the run. */
+    private void nextSlice() {
+      long now = System.nanoTime();
+      if (slice >= 0) {
+        int block = (int) Math.min(BLOCKS - 1, (sliceStart - runStart) * BLOCKS / runNanos);
+        blockNanos[current][block] += now - sliceStart;
+      }
+      if (now - runStart >= runNanos || failure.get() != null) {
+        done = true;
+        return;
+      }
+      slice++;
+      current = slice % systems;
+      sliceStart = now;
+      sliceEnd = now + SLICE_NANOS;
+    }
+
+    private void work(int thread, CyclicBarrier barrier) {
+      try {
+        while (true) {
+          barrier.await();
+          if (done) {
+            return;
+          }
+          int system = current;
+          int block = (int) Math.min(BLOCKS - 1, (sliceStart - runStart) * BLOCKS / runNanos);
+          CycleContender.Cycle cycle = cycles[thread][system];
+          Latencies recorded = latencies[thread][system];
+          long count = 0;
+          long start = System.nanoTime();
+          while (start < sliceEnd) {
+            cycle.run();
+            long end = System.nanoTime();
+            recorded.add(end - start);
+            count++;
+            start = end;
+          }
+          synchronized (blockCycles) {
+            blockCycles[system][block] += count;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure.compareAndSet(null, e);
+      } catch (BrokenBarrierException e) {
+        failure.compareAndSet(null, e);
+      } catch (Exception | Error e) {
+        failure.compareAndSet(null, e);
+        barrier.reset();
+      }
+    }
+
+    double cyclesPerSecond(int system, int fromBlock, int toBlock) {
+      long count = 0;
+      long nanos = 0;
+      for (int b = fromBlock; b < toBlock; b++) {
+        count += blockCycles[system][b];
+        nanos += blockNanos[system][b];
+      }
+      return count * 1e9 / nanos;
+    }
+
+    long cycles(int system) {
+      return Arrays.stream(blockCycles[system]).sum();
+    }
+
+    double percentileMicros(int system, int percentile) {
+      Latencies all = new Latencies();
+      for (Latencies[] row : latencies) {
+        all.addAll(row[system]);
+      }
+      return all.percentile(percentile) / 1e3;
     }
   }
 
-  private interface Metric {
-    double of(Figure figure);
-  }
+  /** A growable array of nanoseconds; used by one thread at a time. */
+  private static final class Latencies {
+    private long[] values = new long[1 << 14];
+    private int size;
 
-  private static double median(List<Figure> rounds, Metric metric) {
-    List<Double> values = new ArrayList<>();
-    for (Figure figure : rounds) {
-      values.add(metric.of(figure));
-    }
-    return medianOf(values);
-  }
-
-  private static double medianOf(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  /** One measurement: the cycle's time distribution in µs, and the number of threads. */
-  private record Figure(int threads, Statistics statistics) {
-    double cyclesPerSecond() {
-      return threads * 1e6 / statistics.getMean();
+    void add(long nanos) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = nanos;
     }
 
-    double p50() {
-      return statistics.getPercentile(50);
+    void addAll(Latencies other) {
+      for (int i = 0; i < other.size; i++) {
+        add(other.values[i]);
+      }
     }
 
-    double p99() {
-      return statistics.getPercentile(99);
+    double percentile(int percentile) {
+      if (size == 0) {
+        return Double.NaN;
+      }
+      long[] sorted = Arrays.copyOf(values, size);
+      Arrays.sort(sorted);
+      int index = (int) Math.ceil(percentile / 100.0 * size) - 1;
+      return sorted[Math.max(0, index)];
     }
   }
 }

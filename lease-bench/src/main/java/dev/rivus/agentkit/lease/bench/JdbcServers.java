@@ -21,18 +21,26 @@ import java.util.concurrent.ThreadLocalRandom;
  * companions.
  */
 enum JdbcServers {
-  POSTGRESQL("LEASE_BENCH_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
-  MARIADB("LEASE_BENCH_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+  POSTGRESQL(
+      "PostgreSQL", "LEASE_BENCH_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
+  MARIADB("MariaDB", "LEASE_BENCH_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
 
   /** Connections of every pool: one per benchmark thread, the manager's renewer, and spare. */
   static final int POOL_SIZE = 4;
 
+  private final String displayName;
   private final String variable;
   private final String defaultUrl;
 
-  JdbcServers(String variable, String defaultUrl) {
+  JdbcServers(String displayName, String variable, String defaultUrl) {
+    this.displayName = displayName;
     this.variable = variable;
     this.defaultUrl = defaultUrl;
+  }
+
+  /** The server's product name. */
+  String displayName() {
+    return displayName;
   }
 
   /** The JDBC URL, from the environment or the default. */
