@@ -272,33 +272,4 @@ public final class JdbcCycleRunner {
       return all.percentile(percentile) / 1e3;
     }
   }
-
-  /** A growable array of nanoseconds; used by one thread at a time. */
-  private static final class Latencies {
-    private long[] values = new long[1 << 14];
-    private int size;
-
-    void add(long nanos) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = nanos;
-    }
-
-    void addAll(Latencies other) {
-      for (int i = 0; i < other.size; i++) {
-        add(other.values[i]);
-      }
-    }
-
-    double percentile(int percentile) {
-      if (size == 0) {
-        return Double.NaN;
-      }
-      long[] sorted = Arrays.copyOf(values, size);
-      Arrays.sort(sorted);
-      int index = (int) Math.ceil(percentile / 100.0 * size) - 1;
-      return sorted[Math.max(0, index)];
-    }
-  }
 }

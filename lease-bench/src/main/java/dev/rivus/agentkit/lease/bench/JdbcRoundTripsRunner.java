@@ -4,13 +4,18 @@
  */
 package dev.rivus.agentkit.lease.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Handler;
@@ -68,8 +73,9 @@ public final class JdbcRoundTripsRunner {
     driver.addHandler(messages);
     driver.setLevel(Level.FINEST);
     System.out.println(
-        "| server | system | round trips | statements | log flushes or writes (about) | commits (about) |");
-    System.out.println("|---|---|---|---|---|---|");
+        "| server | system | round trips | statements | log flushes or writes (about) |"
+            + " commits (about) | wall µs (mean) | client CPU µs | server CPU µs |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
     if (!only.equals("mariadb")) {
       for (String system : POSTGRES_SYSTEMS) {
         count(JdbcServers.POSTGRESQL, system, cycles, messages);
@@ -102,28 +108,93 @@ public final class JdbcRoundTripsRunner {
       // settle() ran one more cycle after the count, in the servers' counters.
       double n = cycles;
       double perCycle = n + 1;
+      String costs = costs(server, system, cycle, cycles);
       if (server == JdbcServers.POSTGRESQL) {
         System.out.printf(
             Locale.ROOT,
-            "| PostgreSQL | %s | %.2f | %.2f | %.2f | %.2f |%n",
+            "| PostgreSQL | %s | %.2f | %.2f | %.2f | %.2f | %s |%n",
             system,
             counted.getOrDefault("Sync", 0) / n,
             (counted.getOrDefault("Execute", 0) + counted.getOrDefault("SimpleQuery", 0)) / n,
             (after[0] - before[0]) / perCycle,
-            (after[1] - before[1]) / perCycle);
+            (after[1] - before[1]) / perCycle,
+            costs);
       } else {
         // Questions also counts the one SHOW GLOBAL STATUS of the first snapshot.
         double statements = (after[2] - before[2] - 1) / perCycle;
         System.out.printf(
             Locale.ROOT,
-            "| MariaDB | %s | %.2f | %.2f | %.2f | %.2f |%n",
+            "| MariaDB | %s | %.2f | %.2f | %.2f | %.2f | %s |%n",
             system,
             statements,
             statements,
             (after[0] - before[0]) / perCycle,
-            (after[1] - before[1]) / perCycle);
+            (after[1] - before[1]) / perCycle,
+            costs);
       }
     }
+  }
+
+  /**
+   * Times the cycles again without the driver's log (after as many again to warm up): wall time,
+   * this thread's CPU time (the driver works on the calling thread), and the server's: on
+   * PostgreSQL the backends of the system's connections (by {@code application_name}), on MariaDB
+   * the whole {@code mariadbd} process (other clients included).
+   */
+  private static String costs(
+      JdbcServers server, String system, CycleContender.Cycle cycle, int cycles) throws Exception {
+    Logger driver = Logger.getLogger("org.postgresql");
+    driver.setLevel(Level.INFO);
+    for (int i = 0; i < cycles; i++) {
+      cycle.run();
+    }
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    @Nullable Set<Long> backends = null;
+    String comm = "mariadbd";
+    if (server == JdbcServers.POSTGRESQL) {
+      comm = "postgres";
+      backends = backends(applicationName(system));
+    }
+    ProcessCpu serverBefore = ProcessCpu.of(comm);
+    long cpuBefore = threads.getCurrentThreadCpuTime();
+    long wallBefore = System.nanoTime();
+    for (int i = 0; i < cycles; i++) {
+      cycle.run();
+    }
+    long wall = System.nanoTime() - wallBefore;
+    long cpu = threads.getCurrentThreadCpuTime() - cpuBefore;
+    double serverSeconds = ProcessCpu.of(comm).secondsSince(serverBefore, backends);
+    driver.setLevel(Level.FINEST);
+    return String.format(
+        Locale.ROOT,
+        "%.0f | %.0f | %.0f",
+        wall / 1e3 / cycles,
+        cpu / 1e3 / cycles,
+        serverSeconds * 1e6 / cycles);
+  }
+
+  /** The {@code application_name} of a system's connections (see the contenders). */
+  private static String applicationName(String system) {
+    if (system.startsWith("floor")) {
+      return "lease-bench-floor";
+    }
+    return system.equals("spring-integration") ? "lease-bench-spring" : "lease-bench-" + system;
+  }
+
+  private static Set<Long> backends(String applicationName) throws SQLException {
+    Set<Long> pids = new HashSet<>();
+    try (Connection connection = JdbcServers.POSTGRESQL.connect();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = ?")) {
+      select.setString(1, applicationName);
+      try (ResultSet row = select.executeQuery()) {
+        while (row.next()) {
+          pids.add(row.getLong(1));
+        }
+      }
+    }
+    return pids;
   }
 
   /**

@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -52,6 +53,18 @@ enum JdbcServers {
   /** One plain connection, in auto-commit mode. */
   Connection connect() throws SQLException {
     return DriverManager.getConnection(url());
+  }
+
+  /**
+   * One plain connection, in auto-commit mode, that PostgreSQL lists under {@code name} in {@code
+   * pg_stat_activity}.
+   */
+  Connection connect(String name) throws SQLException {
+    Properties properties = new Properties();
+    if (this == POSTGRESQL) {
+      properties.setProperty("ApplicationName", name);
+    }
+    return DriverManager.getConnection(url(), properties);
   }
 
   /**

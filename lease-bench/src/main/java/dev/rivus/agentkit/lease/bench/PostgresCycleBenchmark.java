@@ -31,8 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * LeaseContender}, {@link ShedLockContender} and {@link SpringLockContender}. Server: {@code
  * LEASE_BENCH_POSTGRES_URL}.
  *
- * <p>Run (from the repository root; {@link JdbcCycleRunner} runs it in interleaved rounds and
- * prints the ratios):
+ * <p>Run (from the repository root). Each system is measured on its own here, one after another;
+ * the ratios in BENCHMARKS.md come from {@link JdbcCycleRunner}, which runs the same systems
+ * interleaved in one process:
  *
  * <pre>
  * mvn -q -pl lease-bench -am package -DskipTests

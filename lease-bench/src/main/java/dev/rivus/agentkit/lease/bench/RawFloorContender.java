@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The floor a lease cycle on a SQL server is measured against: the two writes of a cycle done raw
@@ -69,6 +70,13 @@ final class RawFloorContender implements CycleContender {
 
   @Override
   public Cycle forThread(int index) throws SQLException {
+    return forThread(index, null);
+  }
+
+  /**
+   * Prepares one thread's cycle, whose two writes are timed into {@code steps} if it is not null.
+   */
+  Cycle forThread(int index, @Nullable Steps steps) throws SQLException {
     String key = "bench/" + index;
     HolderIdentity holder =
         new HolderIdentity(
@@ -83,7 +91,7 @@ final class RawFloorContender implements CycleContender {
     repository.save(first);
     LeaseWrite released = first.snapshot().release(Instant.now());
     repository.save(released);
-    return new RawCycle(server.connect(), key, released.snapshot());
+    return new RawCycle(server.connect("lease-bench-floor"), key, released.snapshot(), steps);
   }
 
   @Override
@@ -91,6 +99,17 @@ final class RawFloorContender implements CycleContender {
     repository.close();
     pool.close();
     server.drop(table);
+  }
+
+  /** The times of the two writes of a cycle; used by one thread. */
+  static final class Steps {
+    Latencies acquire = new Latencies();
+    Latencies release = new Latencies();
+
+    void reset() {
+      acquire = new Latencies();
+      release = new Latencies();
+    }
   }
 
   /** One thread's connection and statements, prepared once, and the row's last revision. */
@@ -101,11 +120,14 @@ final class RawFloorContender implements CycleContender {
     private final PreparedStatement setLocal;
     private final byte[] keyHash;
     private final HolderIdentity holder;
+    private final @Nullable Steps steps;
     private long generation;
     private long revision;
 
-    RawCycle(Connection connection, String key, LeaseSnapshot stored) throws SQLException {
+    RawCycle(Connection connection, String key, LeaseSnapshot stored, @Nullable Steps steps)
+        throws SQLException {
       this.connection = connection;
+      this.steps = steps;
       this.holder = stored.holder();
       this.generation = stored.generation();
       this.revision = stored.revision();
@@ -133,8 +155,10 @@ final class RawFloorContender implements CycleContender {
 
     @Override
     public long run() throws SQLException {
+      long start = System.nanoTime();
       write(acquire, generation + 1, "HELD");
       generation++;
+      long acquired = System.nanoTime();
       if (release == Release.SET_LOCAL) {
         connection.setAutoCommit(false);
         setLocal.execute();
@@ -143,6 +167,10 @@ final class RawFloorContender implements CycleContender {
         connection.setAutoCommit(true);
       } else {
         write(releaseUpdate, generation, "RELEASED");
+      }
+      if (steps != null) {
+        steps.acquire.add(acquired - start);
+        steps.release.add(System.nanoTime() - acquired);
       }
       return revision;
     }
