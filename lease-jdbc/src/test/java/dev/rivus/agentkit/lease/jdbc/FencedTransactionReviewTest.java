@@ -222,6 +222,62 @@ class FencedTransactionReviewTest {
     }
   }
 
+  /**
+   * Fenced transactions hold a connection of the repository's pool for their whole duration, like
+   * key locks, which {@link JdbcOptions#keyLockLimit()} bounds so that they never take the
+   * connections renewals need. Nothing bounds fenced transactions: as many as the pool has
+   * connections starve the heartbeat, and the holder loses every lease it holds.
+   */
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void fencedTransactionsNeverTakeTheConnectionsRenewalsNeed(TestServer server) throws Exception {
+    int poolSize = 3;
+    try (TestDatabase db = TestDatabase.on(server, poolSize, 500);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager =
+            LeaseManager.builder(repository)
+                .ttl(Duration.ofSeconds(2))
+                .heartbeat(Duration.ofMillis(200))
+                .build();
+        Lease lease = manager.acquire("fenced/pool")) {
+      db.createSideTable();
+      CountDownLatch inside = new CountDownLatch(poolSize);
+      CountDownLatch finish = new CountDownLatch(1);
+      List<CompletableFuture<Integer>> fenced = new java.util.ArrayList<>();
+      for (int i = 0; i < poolSize; i++) {
+        fenced.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return repository.inFencedTransaction(
+                        lease,
+                        c -> {
+                          int n = insertSide(c, db.sideTable(), 1);
+                          inside.countDown();
+                          await(finish);
+                          return n;
+                        });
+                  } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                  }
+                }));
+      }
+      try {
+        assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(3_000); // longer than the TTL
+
+        assertThat(lease.isHeld())
+            .as("the lease, while %d fenced transactions run on a pool of %d", poolSize, poolSize)
+            .isTrue();
+      } finally {
+        finish.countDown();
+        for (CompletableFuture<Integer> each : fenced) {
+          each.handle((n, e) -> null).get(60, TimeUnit.SECONDS);
+        }
+      }
+    }
+  }
+
   /** A holder's view of the repository whose renewals stop, as those of a frozen process. */
   private static final class StalledRenewals extends ForwardingLeaseRepository {
     private volatile boolean stalled;
