@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between databases: the SQL that is not standard (creating the tables, reading their
- * comments, insert-if-absent, the fence row's locks, lighter commits, advisory locks) and how
+ * comments, insert-if-absent, the fence row's locks, durable commits, advisory locks) and how
  * errors are told apart. One implementation per database: PostgreSQL, and MariaDB (also chosen for
  * MySQL). Every statement takes the table name from {@link JdbcOptions}, validated, and everything
  * else as bound parameters.
@@ -50,10 +50,13 @@ interface Dialect {
       throws SQLException;
 
   /**
-   * A clause that makes an {@code UPDATE} of the record commit without waiting for the flush,
-   * inserted before its {@code WHERE}; empty where the database cannot do that for one transaction.
+   * A {@code FROM} item (without the {@code FROM}) that makes the transaction of the statement that
+   * writes a row with it commit durably even on a session whose application turned durability off;
+   * empty where the database has no such setting for one transaction. Every write needs it: an
+   * acquisition's generation must never go back, and a renewal is counted on by its holder, who
+   * outlives a crash of the database (a lost renewal would let a successor in early).
    */
-  String lighterCommit();
+  String durableCommit();
 
   /**
    * Reads the fence row of a key ({@code key_hash} bound) with a share lock held to the end of the

@@ -45,9 +45,9 @@ import org.jspecify.annotations.Nullable;
  * #open} (their comments name them and the schema version). An acquisition is one short transaction
  * that raises the key's fence row, then writes the record conditionally ({@code UPDATE ... WHERE
  * key_hash = ? AND revision = ? AND generation < ?}, or an insert that fails cleanly for a key that
- * has a row), committed durably; a renewal or a release is one conditional {@code UPDATE} that
- * keeps the generation, which on PostgreSQL commits without waiting for the flush. No record row
- * written is a {@link RevisionConflict}.
+ * has a row); a renewal or a release is one conditional {@code UPDATE} that keeps the generation.
+ * Every write commits durably, also on a PostgreSQL session whose {@code synchronous_commit} is
+ * off. No record row written is a {@link RevisionConflict}.
  *
  * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
  * that commits only while the lease is still the holder's. The key lock of a key is a session lock

@@ -129,9 +129,12 @@ final class MariaDbDialect implements Dialect {
     return failure.getErrorCode() == 1213 || "40001".equals(failure.getSQLState());
   }
 
-  /** Nothing: InnoDB's flush on commit is a global setting, not one of a transaction. */
+  /**
+   * Nothing: InnoDB's flush on commit ({@code innodb_flush_log_at_trx_commit}) is a global setting,
+   * not one of a transaction; it must be 1, its default.
+   */
   @Override
-  public String lighterCommit() {
+  public String durableCommit() {
     return "";
   }
 

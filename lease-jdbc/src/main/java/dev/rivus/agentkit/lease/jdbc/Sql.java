@@ -71,8 +71,9 @@ final class Sql {
     String set = "UPDATE " + table + SET_RECORD;
     String where = " WHERE key_hash = ? AND revision = ?";
     updateRaising = set + where + " AND generation < ?";
-    // Renewals and releases may be lost in a crash of the database: see lighterCommit.
-    updateSameGeneration = set + dialect.lighterCommit() + where + " AND generation = ?";
+    String durable = dialect.durableCommit();
+    updateSameGeneration =
+        set + (durable.isEmpty() ? "" : " FROM " + durable) + where + " AND generation = ?";
     insert =
         "INSERT INTO "
             + table

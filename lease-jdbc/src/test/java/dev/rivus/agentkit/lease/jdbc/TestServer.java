@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -112,11 +113,17 @@ enum TestServer {
 
   /** A pool of at most {@code size} connections that waits at most {@code timeoutMillis}. */
   HikariDataSource pool(int size, long timeoutMillis) {
+    return pool(size, timeoutMillis, config -> {});
+  }
+
+  /** As {@link #pool(int, long)}, with what the application sets on the pool, as its isolation. */
+  HikariDataSource pool(int size, long timeoutMillis, Consumer<HikariConfig> application) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     config.setMaximumPoolSize(size);
     config.setMinimumIdle(1);
     config.setConnectionTimeout(timeoutMillis);
+    application.accept(config);
     return new HikariDataSource(config);
   }
 
