@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -99,7 +100,14 @@ final class FaultParty implements AutoCloseable {
    * to meet what the action did.
    */
   void onNextConnection(Runnable action) {
-    hooked.next.set(action);
+    onNextConnection(thread -> true, action);
+  }
+
+  /**
+   * As {@link #onNextConnection(Runnable)}, for the next connection a thread {@code taker} takes.
+   */
+  void onNextConnection(Predicate<Thread> taker, Runnable action) {
+    hooked.next.set(new Hook(taker, action));
   }
 
   /** HikariCP's counts for this party's pool. */
@@ -151,10 +159,12 @@ final class FaultParty implements AutoCloseable {
     return name;
   }
 
+  private record Hook(Predicate<Thread> taker, Runnable action) {}
+
   /** The pool, with an action run after the next {@code getConnection()} (see above). */
   private static final class HookedDataSource implements DataSource {
     private final DataSource pool;
-    final AtomicReference<@Nullable Runnable> next = new AtomicReference<>();
+    final AtomicReference<@Nullable Hook> next = new AtomicReference<>();
 
     HookedDataSource(DataSource pool) {
       this.pool = pool;
@@ -163,9 +173,11 @@ final class FaultParty implements AutoCloseable {
     @Override
     public Connection getConnection() throws SQLException {
       Connection connection = pool.getConnection();
-      Runnable action = next.getAndSet(null);
-      if (action != null) {
-        action.run();
+      Hook hook = next.get();
+      if (hook != null
+          && hook.taker().test(Thread.currentThread())
+          && next.compareAndSet(hook, null)) {
+        hook.action().run();
       }
       return connection;
     }

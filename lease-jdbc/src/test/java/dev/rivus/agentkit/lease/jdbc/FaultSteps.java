@@ -94,7 +94,8 @@ final class FaultSteps {
           work.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
       throw new AssertionError("the fenced work returned " + result + " during " + fault);
     } catch (TimeoutException late) {
-      throw new AssertionError("the fenced work still ran a TTL after " + fault + " began", late);
+      throw new AssertionError(
+          "the fenced work had not ended with the loss by its deadline, after " + fault, late);
     } catch (ExecutionException ended) {
       assertThat(ended.getCause()).isInstanceOf(LeaseLost.class);
       return (LeaseLost) ended.getCause();

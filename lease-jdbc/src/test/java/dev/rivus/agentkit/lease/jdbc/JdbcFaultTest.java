@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -224,6 +225,38 @@ abstract class JdbcFaultTest {
             .isFalse();
       } finally {
         proxy.abandonConnections(); // so that a failure leaves nothing hanging for the leak checks
+      }
+    }
+  }
+
+  /**
+   * SPEC 4: "Waiting for the fence stops when the lease is lost". Not met yet on a cut network:
+   * {@code runFenced} waits in the key lock's first {@code pg_try_advisory_lock} / {@code GET_LOCK}
+   * (JdbcKeyLock.take), a socket read that the loss's interrupt does not end, until the network
+   * heals or the driver's {@code socketTimeout} ends it. The lease itself is lost in time and the
+   * work never starts, so no successor is endangered; only the caller waits. The fix proposed:
+   * bound every repository call with {@code Connection.setNetworkTimeout} (a {@code JdbcOptions}
+   * setting), so that the key lock's polling loop sees the interrupt.
+   */
+  @Test
+  @Disabled(
+      "SPEC 4 not met yet: runFenced keeps waiting for the key lock on a cut network after the"
+          + " loss (JdbcKeyLock.take blocks in a socket read); see the Javadoc")
+  void waitingForTheKeyLockEndsWithTheLossWhileTheNetworkIsCut() throws Exception {
+    try (FaultParty holder = holder(config -> {})) {
+      Lease held = holder.manager.acquire(KEY);
+      holder.onNextConnection(thread -> thread.getName().equals("fenced-work"), proxy::freeze);
+      CompletableFuture<Object> work =
+          onThread("fenced-work", () -> held.runFenced(token -> "ran"));
+      try {
+        awaitLoss(held, System.nanoTime() + TTL.toNanos() + HEARTBEAT.toNanos(), "the cut");
+        LeaseLost ended =
+            awaitLossOfWork(
+                work, System.nanoTime() + HEARTBEAT.toNanos(), "the wait for the key lock");
+        assertThat(ended.reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+      } finally {
+        proxy.thaw();
+        held.close();
       }
     }
   }

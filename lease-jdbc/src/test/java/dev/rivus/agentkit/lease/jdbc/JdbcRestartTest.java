@@ -94,10 +94,13 @@ abstract class JdbcRestartTest {
     try (FaultParty holder = party("holder", table, ttl, heartbeat);
         FaultParty successor = party("successor", table, ttl, heartbeat)) {
       Lease held = holder.manager.acquire(KEY);
-      long stoppedAt = System.nanoTime();
+      long stoppedAt;
       long lostAt;
       try {
         server.stop();
+        // Counted from when the server is down: a renewal that started during the stop may still
+        // have landed, and the holder's TTL runs from its start.
+        stoppedAt = System.nanoTime();
 
         LeaseLost lost = awaitLoss(held, stoppedAt + ttl.toNanos(), "the server's stop");
         lostAt = System.nanoTime();
