@@ -9,9 +9,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -153,6 +157,53 @@ class RenewalTest {
       await().atMost(Duration.ofSeconds(10)).until(lost::isDone);
       assertThat(lost.join().reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
       hanging.unhangBatches();
+    }
+  }
+
+  @Test
+  void aRecordThatWentBackToAnOlderRevisionOfItsOwnIsGivenUpNotWrittenAgain() {
+    // A store that lost confirmed writes: a database that crashed before flushing renewals it had
+    // committed without waiting, or a restored backup. An observer may have seen the newer
+    // revision; if the holder adopted the old one and renewed, it would write that revision's
+    // number again, and the observer would take it for "unchanged".
+    AtomicReference<LeaseRepository> current = new AtomicReference<>(store);
+    LeaseRepository switchable =
+        new ForwardingLeaseRepository(store) {
+          @Override
+          public Optional<LeaseSnapshot> load(String key) {
+            return current.get().load(key);
+          }
+
+          @Override
+          public void save(LeaseWrite write) {
+            current.get().save(write);
+          }
+
+          @Override
+          public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+            return current.get().saveAll(writes);
+          }
+        };
+    try (LeaseManager rolledBack =
+        platform.newManager(switchable, LeaseConfig.of(TTL, HEARTBEAT))) {
+      Lease lease = rolledBack.acquire("task");
+      LeaseSnapshot backedUp = store.load("task").orElseThrow();
+      MemoryLeaseRepository backup = new MemoryLeaseRepository();
+      backup.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, backedUp, 0));
+      platform.advance(HEARTBEAT);
+      platform.advance(HEARTBEAT);
+      assertThat(store.load("task").orElseThrow().revision()).isEqualTo(backedUp.revision() + 2);
+
+      current.set(backup);
+      platform.advance(HEARTBEAT);
+
+      assertThat(lease.isHeld()).isFalse();
+      LeaseLost lost = lease.lost().toCompletableFuture().join();
+      assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.STORE_LOST);
+      assertThat(lost.getCause()).hasMessageContaining("went back from revision");
+      assertThat(backup.load("task").orElseThrow().revision())
+          .as("no revision number written a second time")
+          .isEqualTo(backedUp.revision());
     }
   }
 }

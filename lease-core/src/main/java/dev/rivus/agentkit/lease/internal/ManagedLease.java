@@ -247,6 +247,11 @@ final class ManagedLease implements Lease {
   }
 
   /** The stored record is this handle's own, written by a call whose answer was lost. */
+  /** The revision of the record this handle last wrote, or saw it had written. */
+  long revision() {
+    return revision;
+  }
+
   void adopt(LeaseSnapshot stored, long retryAtNanos) {
     revision = stored.revision();
     dueNanos = retryAtNanos;

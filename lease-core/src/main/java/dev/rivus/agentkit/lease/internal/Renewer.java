@@ -336,7 +336,26 @@ final class Renewer {
       renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos(), told);
       return;
     }
-    if (stored.isPresent() && lease.isOwnRecord(stored.get())) {
+    if (stored.isPresent()
+        && lease.isOwnRecord(stored.get())
+        && stored.get().revision() < lease.revision()) {
+      // Our own record, but older than one we wrote: the store lost writes (a database that
+      // crashed before flushing them, a restored backup). Others may have seen the newer
+      // revision; writing its number again would make them think nothing changed.
+      lease.lose(
+          LeaseLost.Reason.STORE_LOST,
+          stored.get(),
+          new StoreLost(
+              "the record of lease '"
+                  + lease.key()
+                  + "' went back from revision "
+                  + lease.revision()
+                  + " to "
+                  + stored.get().revision()
+                  + ": the store lost writes it had confirmed (a crash before they were flushed,"
+                  + " or a restored backup)",
+              conflict));
+    } else if (stored.isPresent() && lease.isOwnRecord(stored.get())) {
       // Our own earlier write landed although the call reported a failure: carry on from it.
       lease.adopt(stored.get(), ticker.nanoTime());
     } else if (stored.isEmpty() || stored.get().isFloor()) {

@@ -4,30 +4,62 @@
  */
 package dev.rivus.agentkit.lease.jdbc;
 
+import dev.rivus.agentkit.lease.LeaseWrite;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
- * What differs between databases: the SQL that is not standard (create-if-absent, insert-if-absent,
- * advisory locks) and how errors are told apart. One implementation per database: PostgreSQL, and
- * MariaDB (also chosen for MySQL). Every statement takes the table name from {@link JdbcOptions},
- * validated, and everything else as bound parameters.
+ * What differs between databases: the SQL that is not standard (creating the tables, reading their
+ * comments, insert-if-absent, the fence row's locks, lighter commits, advisory locks) and how
+ * errors are told apart. One implementation per database: PostgreSQL, and MariaDB (also chosen for
+ * MySQL). Every statement takes the table name from {@link JdbcOptions}, validated, and everything
+ * else as bound parameters.
  */
 interface Dialect {
 
   /** The database's name, for messages. */
   String name();
 
-  /** Creates the table if it does not exist. */
-  String createTable(String table);
+  /** The DDL file in this package that creates the tables, for {@link Schema}. */
+  String schemaFile();
 
   /**
-   * Inserts a record unless its key has a row already; 0 rows, or a failure that {@link
-   * #isDuplicateKey} recognizes, means a conflict. Parameters as {@link Sql#bindInsert}.
+   * Runs the statements of {@link #schemaFile()} for one table, safely beside another process doing
+   * the same.
    */
-  String insertIfAbsent(String table);
+  void createTables(Connection connection, String table, List<String> statements)
+      throws SQLException;
 
-  /** Tells whether the failure of {@link #insertIfAbsent} says the key has a row already. */
-  boolean isDuplicateKey(SQLException failure);
+  /** Whether a table exists on the connection's search path, and its comment if it has one. */
+  TableComment tableComment(Connection connection, String table) throws SQLException;
+
+  /** What {@link #tableComment} found. */
+  record TableComment(boolean exists, @Nullable String comment) {}
+
+  /**
+   * Writes an acquisition (a write that raises the generation) in the connection's open
+   * transaction: the key's fence row first, which waits for the fenced transactions of the
+   * generation it supersedes, then the record, conditionally. The caller commits if one record row
+   * was written and rolls back otherwise, so the fence is raised only with the record.
+   *
+   * @return the record rows written: 1, or 0 on a conflict
+   */
+  int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
+      throws SQLException;
+
+  /**
+   * A clause that makes an {@code UPDATE} of the record commit without waiting for the flush,
+   * inserted before its {@code WHERE}; empty where the database cannot do that for one transaction.
+   */
+  String lighterCommit();
+
+  /**
+   * Reads the fence row of a key ({@code key_hash} bound) with a share lock held to the end of the
+   * transaction: one column, the generation.
+   */
+  String lockFence(String table);
 
   /**
    * Tries to take the advisory lock of one 64-bit id without waiting: one row of two columns, a
@@ -49,7 +81,7 @@ interface Dialect {
    *
    * @return the dialect, or {@code null} if none fits
    */
-  static @org.jspecify.annotations.Nullable Dialect of(String productName) {
+  static @Nullable Dialect of(String productName) {
     if (productName.equalsIgnoreCase("PostgreSQL")) {
       return new PostgresDialect();
     }

@@ -28,14 +28,17 @@ final class JdbcKeyLock implements KeyLock {
   private final Dialect dialect;
   private final long lockId;
   private final long backendPid;
+  private final Runnable onClose;
   private final Object guard = new Object();
   private boolean closed;
 
-  private JdbcKeyLock(Connection connection, Dialect dialect, long lockId, long backendPid) {
+  private JdbcKeyLock(
+      Connection connection, Dialect dialect, long lockId, long backendPid, Runnable onClose) {
     this.connection = connection;
     this.dialect = dialect;
     this.lockId = lockId;
     this.backendPid = backendPid;
+    this.onClose = onClose;
   }
 
   /**
@@ -44,9 +47,11 @@ final class JdbcKeyLock implements KeyLock {
    * pg_advisory_lock} or {@code GET_LOCK} with a timeout keeps the wait interruptible and never
    * leaves a waiting statement behind. The caller closes the connection if this throws.
    *
+   * @param onClose run once after the key lock is closed and its connection given back
    * @throws InterruptedException if the thread is interrupted while waiting
    */
-  static JdbcKeyLock take(Connection connection, Dialect dialect, long lockId, String key)
+  static JdbcKeyLock take(
+      Connection connection, Dialect dialect, long lockId, String key, Runnable onClose)
       throws SQLException, InterruptedException {
     long backoffMillis = 1;
     try (PreparedStatement tryLock = connection.prepareStatement(dialect.tryLock())) {
@@ -61,7 +66,7 @@ final class JdbcKeyLock implements KeyLock {
             throw new SQLException("the advisory lock query returned no row");
           }
           if (row.getBoolean(1)) {
-            return new JdbcKeyLock(connection, dialect, lockId, row.getLong(2));
+            return new JdbcKeyLock(connection, dialect, lockId, row.getLong(2), onClose);
           }
         }
         TimeUnit.MILLISECONDS.sleep(backoffMillis);
@@ -122,5 +127,6 @@ final class JdbcKeyLock implements KeyLock {
       }
     }
     JdbcLeaseRepository.closeQuietly(connection);
+    onClose.run();
   }
 }

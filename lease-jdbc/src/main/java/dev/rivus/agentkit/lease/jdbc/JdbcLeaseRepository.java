@@ -4,9 +4,13 @@
  */
 package dev.rivus.agentkit.lease.jdbc;
 
+import dev.rivus.agentkit.lease.FencingToken;
+import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseKeys;
+import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
@@ -25,24 +29,31 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A lease repository in one table of a shared SQL database, for processes on many machines; reached
- * through any {@link DataSource} (the application brings the driver and, usually, a pool).
- * PostgreSQL and MariaDB are supported, chosen by the product name the driver reports; a database
- * that calls itself MySQL is treated as MariaDB, untested.
+ * A lease repository in a shared SQL database, for processes on many machines; reached through any
+ * {@link DataSource} (the application brings the driver and a pool, such as HikariCP). PostgreSQL
+ * and MariaDB are supported, chosen by the product name the driver reports; a database that calls
+ * itself MySQL is treated as MariaDB, untested.
  *
- * <p>Each save is one conditional statement in its own transaction: for a write that expects no
- * record, an {@code INSERT ... ON CONFLICT DO NOTHING} on PostgreSQL, a plain {@code INSERT} on
- * MariaDB (its duplicate-key error is the conflict); else an {@code UPDATE ... WHERE key_hash = ?
- * AND revision = ? AND generation ...}; no row written is a {@link RevisionConflict}. Commits are
- * as durable as the database makes them (PostgreSQL's default {@code synchronous_commit} waits for
- * the flush, as does InnoDB's default {@code innodb_flush_log_at_trx_commit = 1}). The key lock of
- * a key is a session lock ({@code pg_try_advisory_lock}, or MariaDB's {@code GET_LOCK}), held on a
- * connection of its own until the key lock is closed; it dies with its connection, which {@link
- * KeyLock#isHeld()} reports.
+ * <p>Two tables: the records, and the fences (the generation of each key's last acquisition), made
+ * by {@link #createSchema} from the DDL files shipped beside this class and checked by {@link
+ * #open} (their comments name them and the schema version). An acquisition is one short transaction
+ * that raises the key's fence row, then writes the record conditionally ({@code UPDATE ... WHERE
+ * key_hash = ? AND revision = ? AND generation < ?}, or an insert that fails cleanly for a key that
+ * has a row), committed durably; a renewal or a release is one conditional {@code UPDATE} that
+ * keeps the generation, which on PostgreSQL commits without waiting for the flush. No record row
+ * written is a {@link RevisionConflict}.
+ *
+ * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
+ * that commits only while the lease is still the holder's. The key lock of a key is a session lock
+ * ({@code pg_try_advisory_lock}, or MariaDB's {@code GET_LOCK}), held on a connection of its own
+ * until the key lock is closed, at most {@link JdbcOptions#keyLockLimit()} at once; it dies with
+ * its connection, which {@link KeyLock#isHeld()} reports.
  *
  * <p>Keys are stored as bytes and only ever bound as parameters; the table name comes from {@link
  * JdbcOptions}, which validates it. Pruning turns old tombstones into floors in place (the row
@@ -57,12 +68,16 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   private final String table;
   private final Dialect dialect;
   private final Sql sql;
+  private final Semaphore keyLockConnections;
+  private final int keyLockLimit;
 
-  private JdbcLeaseRepository(DataSource dataSource, String table, Dialect dialect) {
+  private JdbcLeaseRepository(DataSource dataSource, JdbcOptions options, Dialect dialect) {
     this.dataSource = dataSource;
-    this.table = table;
+    this.table = options.tableName();
     this.dialect = dialect;
-    this.sql = new Sql(table);
+    this.sql = new Sql(table, dialect);
+    this.keyLockLimit = options.keyLockLimit();
+    this.keyLockConnections = new Semaphore(keyLockLimit, true);
   }
 
   /**
@@ -72,7 +87,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * @param dataSource where to connect
    * @return the repository
    * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     table cannot be created or has other columns
+   *     tables cannot be created, or a table of that name is someone else's, of another schema
+   *     version, or lacks a column
    * @throws NullPointerException if {@code dataSource} is null
    */
   public static JdbcLeaseRepository create(DataSource dataSource) {
@@ -87,7 +103,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * @param options the table
    * @return the repository
    * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     table cannot be created or has other columns
+   *     tables cannot be created, or a table of that name is someone else's, of another schema
+   *     version, or lacks a column
    * @throws NullPointerException if an argument is null
    */
   public static JdbcLeaseRepository create(DataSource dataSource, JdbcOptions options) {
@@ -100,8 +117,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    *
    * @param dataSource where to connect
    * @return the repository
-   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     table does not exist or lacks a column
+   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or a table
+   *     does not exist, is someone else's, is of another schema version, or lacks a column
    * @throws NullPointerException if {@code dataSource} is null
    */
   public static JdbcLeaseRepository open(DataSource dataSource) {
@@ -109,14 +126,14 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Opens the repository on an existing table, after checking that it has the columns of a lease
-   * table.
+   * Opens the repository on existing tables, after checking that they are this library's, of the
+   * schema version it reads, with the columns it needs.
    *
    * @param dataSource where to connect
    * @param options the table
    * @return the repository
-   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     table does not exist or lacks a column
+   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or a table
+   *     does not exist, is someone else's, is of another schema version, or lacks a column
    * @throws NullPointerException if an argument is null
    */
   public static JdbcLeaseRepository open(DataSource dataSource, JdbcOptions options) {
@@ -125,8 +142,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     String table = options.tableName();
     try (Connection connection = dataSource.getConnection()) {
       Dialect dialect = dialect(connection, table);
-      JdbcLeaseRepository repository = new JdbcLeaseRepository(dataSource, table, dialect);
-      repository.checkTable(connection);
+      JdbcLeaseRepository repository = new JdbcLeaseRepository(dataSource, options, dialect);
+      Schema.check(connection, dialect, repository.sql, table);
       return repository;
     } catch (SQLException e) {
       throw new LeaseRepositoryFailure(
@@ -135,15 +152,16 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Creates the lease table ({@code CREATE TABLE IF NOT EXISTS}); does nothing if it exists. Needs
-   * the right to create tables; applications that create their schema otherwise (a migration tool)
-   * can take the statement from {@code docs/jdbc.md} and call {@link #open(DataSource,
+   * Creates the lease table and its fence table if they do not exist, with the statements of the
+   * DDL file shipped beside this class ({@code postgresql.sql} or {@code mariadb.sql}); safe beside
+   * another process doing the same. Needs the right to create tables; applications whose migrations
+   * own the schema (Flyway, Liquibase) run that file instead and call {@link #open(DataSource,
    * JdbcOptions)}.
    *
    * @param dataSource where to connect
    * @param options the table
    * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     table cannot be created
+   *     tables cannot be created
    * @throws NullPointerException if an argument is null
    */
   public static void createSchema(DataSource dataSource, JdbcOptions options) {
@@ -153,9 +171,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     try (Connection connection = dataSource.getConnection()) {
       Dialect dialect = dialect(connection, table);
       autoCommit(connection);
-      try (Statement statement = connection.createStatement()) {
-        statement.execute(dialect.createTable(table));
-      }
+      Schema.create(connection, dialect, table);
     } catch (SQLException e) {
       throw new LeaseRepositoryFailure(
           null, "cannot create the lease table '" + table + "': " + describe(e), e);
@@ -177,35 +193,6 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
           null);
     }
     return dialect;
-  }
-
-  private void checkTable(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      statement.executeQuery(sql.checkColumns()).close();
-    } catch (SQLException e) {
-      if (dialect.isUndefinedTable(e)) {
-        throw new LeaseRepositoryFailure(
-            null,
-            "the lease table '"
-                + table
-                + "' does not exist in this "
-                + dialect.name()
-                + " database (or is not on the connection's search path); create it with"
-                + " JdbcLeaseRepository.create or createSchema",
-            e);
-      }
-      if (dialect.isUndefinedColumn(e)) {
-        throw new LeaseRepositoryFailure(
-            null,
-            "the table '"
-                + table
-                + "' is not a lease table: it lacks a column ("
-                + e.getMessage()
-                + "); choose another table name in JdbcOptions",
-            e);
-      }
-      throw e;
-    }
   }
 
   /**
@@ -324,7 +311,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       return counts;
     }
     // Renewals and releases keep the generation, so they share one statement.
-    try (PreparedStatement update = connection.prepareStatement(sql.update(writes.get(0)))) {
+    try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
       for (LeaseWrite write : writes) {
         Sql.bindUpdate(update, KeyBytes.encode(write.key()), write);
         update.addBatch();
@@ -341,20 +328,51 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   /** Executes the conditional statement of one write; returns the rows written. */
   private int execute(Connection connection, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
-    if (write.expectedRevision() == 0) {
-      try (PreparedStatement insert = connection.prepareStatement(dialect.insertIfAbsent(table))) {
-        Sql.bindInsert(insert, keyBytes, write);
-        return insert.executeUpdate();
-      } catch (SQLException e) {
-        if (dialect.isDuplicateKey(e)) {
-          return 0;
-        }
-        throw e;
-      }
+    if (write.raisesGeneration()) {
+      return inTransaction(
+          connection,
+          c -> dialect.writeAcquisition(c, sql, write, keyBytes),
+          written -> written == 1);
     }
-    try (PreparedStatement update = connection.prepareStatement(sql.update(write))) {
+    try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
       Sql.bindUpdate(update, keyBytes, write);
       return update.executeUpdate();
+    }
+  }
+
+  /**
+   * Runs work in one transaction on the connection, then commits if {@code commit} accepts its
+   * result and rolls back otherwise (or if it throws); the connection is in auto-commit mode again
+   * after.
+   */
+  private static <T> T inTransaction(Connection connection, Work<T> work, Predicate<T> commit)
+      throws SQLException {
+    connection.setAutoCommit(false);
+    boolean committed = false;
+    try {
+      T result = work.run(connection);
+      if (commit.test(result)) {
+        connection.commit();
+        committed = true;
+      }
+      return result;
+    } finally {
+      if (!committed) {
+        rollbackQuietly(connection);
+      }
+      try {
+        connection.setAutoCommit(true);
+      } catch (SQLException | RuntimeException broken) {
+        // a broken connection: the pool finds it out and drops it
+      }
+    }
+  }
+
+  private static void rollbackQuietly(Connection connection) {
+    try {
+      connection.rollback();
+    } catch (SQLException | RuntimeException broken) {
+      // nothing was committed; a broken connection is dropped by the pool
     }
   }
 
@@ -390,6 +408,13 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
         });
   }
 
+  /**
+   * Takes the key's advisory lock on a connection of its own. At most {@link
+   * JdbcOptions#keyLockLimit()} key locks of this repository hold or wait with a connection at
+   * once; beyond that, callers wait for one to close without holding a connection, so key locks
+   * never take the connections that renewals need. Both waits end with {@link InterruptedException}
+   * when the thread is interrupted, as the manager does on loss.
+   */
   @Override
   public KeyLock lockKey(String key) throws InterruptedException {
     byte[] keyBytes = KeyBytes.encode(LeaseKeys.requireValid(key));
@@ -397,22 +422,193 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted before taking the key lock of '" + key + "'");
     }
+    keyLockConnections.acquire();
     Connection connection;
     try {
       connection = dataSource.getConnection();
     } catch (SQLException e) {
+      keyLockConnections.release();
       throw failure(key, "take the key lock of", e);
+    } catch (RuntimeException | Error e) {
+      keyLockConnections.release();
+      throw e;
     }
     try {
       autoCommit(connection);
-      return JdbcKeyLock.take(connection, dialect, lockId, key);
+      return JdbcKeyLock.take(connection, dialect, lockId, key, keyLockConnections::release);
     } catch (SQLException e) {
       closeQuietly(connection);
+      keyLockConnections.release();
       throw failure(key, "take the key lock of", e);
     } catch (InterruptedException | RuntimeException | Error e) {
       closeQuietly(connection);
+      keyLockConnections.release();
       throw e;
     }
+  }
+
+  // ---- fenced transactions ----
+
+  /**
+   * Runs {@code work} in one transaction of this repository's database that commits only if the
+   * lease is still this holder's: it first takes a share lock on the key's fence row and checks
+   * that the generation there and in the record is the lease's and that the record is held; if not,
+   * it rolls back and throws {@link LeaseLost}, and nothing of the work is written. A successor's
+   * acquisition raises the fence row first, so it waits until this transaction ends: whatever the
+   * work commits, it commits before any successor holds the key. Renewals do not touch the fence
+   * row and are never held up by a fenced transaction.
+   *
+   * <p>The work gets the connection in a transaction (auto-commit off) and must neither commit,
+   * roll back nor close it. A long transaction delays a successor's acquisition by as long; bound
+   * it (a statement timeout, or {@link FencingToken#onLoss} with {@code Statement::cancel}) if that
+   * matters.
+   *
+   * @param lease the lease the work needs
+   * @param work the work; it writes through the connection it is given
+   * @param <T> the work's result type
+   * @return what the work returned, after the commit
+   * @throws LeaseLost if the lease is not held here any more, or the database shows a successor, a
+   *     release or no record; nothing was committed
+   * @throws SQLException if the work, the check or the commit failed; nothing was committed, except
+   *     by a commit whose outcome the failure leaves unknown
+   * @throws NullPointerException if an argument is null
+   */
+  public <T extends @Nullable Object> T inFencedTransaction(Lease lease, FencedTransaction<T> work)
+      throws SQLException {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(work, "work");
+    return fencedTransaction(lease.key(), lease.generation(), localLoss(lease), work);
+  }
+
+  /**
+   * Like {@link #inFencedTransaction(Lease, FencedTransaction)}, for fenced work that has the token
+   * of {@link Lease#runFenced}.
+   *
+   * @param token the fencing token of the running fenced work
+   * @param work the work; it writes through the connection it is given
+   * @param <T> the work's result type
+   * @return what the work returned, after the commit
+   * @throws LeaseLost if the lease is not held here any more, or the database shows a successor, a
+   *     release or no record; nothing was committed
+   * @throws SQLException if the work, the check or the commit failed
+   * @throws NullPointerException if an argument is null
+   */
+  public <T extends @Nullable Object> T inFencedTransaction(
+      FencingToken token, FencedTransaction<T> work) throws SQLException {
+    Objects.requireNonNull(token, "token");
+    Objects.requireNonNull(work, "work");
+    LeaseLost lost =
+        token.isHeld()
+            ? null
+            : new LeaseLost(token.key(), token.generation(), LeaseLost.Reason.EXPIRED, null, null);
+    return fencedTransaction(token.key(), token.generation(), lost, work);
+  }
+
+  /**
+   * The check of {@link #inFencedTransaction(Lease, FencedTransaction)}, for a transaction the
+   * caller runs (a framework's transaction on a connection of this repository's database): takes a
+   * share lock on the key's fence row, held until that transaction ends, and checks that the
+   * generation is still the current holder's. Call it before the transaction's writes.
+   *
+   * @param connection a connection in a transaction (auto-commit off), on this repository's
+   *     database
+   * @param key the lease key
+   * @param generation the lease's generation
+   * @throws LeaseLost if the database shows a successor, a release or no record; roll back
+   * @throws SQLException if the check failed
+   * @throws IllegalStateException if the connection is in auto-commit mode, where the lock would
+   *     end with the check
+   * @throws NullPointerException if an argument is null
+   */
+  public void verifyFence(Connection connection, String key, long generation) throws SQLException {
+    Objects.requireNonNull(connection, "connection");
+    LeaseKeys.requireValid(key);
+    if (connection.getAutoCommit()) {
+      throw new IllegalStateException(
+          "verifyFence needs a connection in a transaction (auto-commit off): in auto-commit"
+              + " mode the fence row's lock would end with the check");
+    }
+    checkFence(connection, key, generation);
+  }
+
+  private <T extends @Nullable Object> T fencedTransaction(
+      String key, long generation, @Nullable LeaseLost lostHere, FencedTransaction<T> work)
+      throws SQLException {
+    if (lostHere != null) {
+      throw lostHere;
+    }
+    try (Connection connection = dataSource.getConnection()) {
+      return inTransaction(
+          connection,
+          c -> {
+            checkFence(c, key, generation);
+            return work.run(c);
+          },
+          result -> true);
+    }
+  }
+
+  private void checkFence(Connection connection, String key, long generation) throws SQLException {
+    byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
+    long fenced = -1;
+    try (PreparedStatement lock = connection.prepareStatement(dialect.lockFence(table))) {
+      lock.setBytes(1, keyHash);
+      try (ResultSet row = lock.executeQuery()) {
+        if (row.next()) {
+          fenced = row.getLong(1);
+        }
+      }
+    }
+    // Read after the lock: no acquisition of this key can commit until the transaction ends.
+    LeaseSnapshot current = null;
+    try (PreparedStatement select = connection.prepareStatement(sql.selectOne())) {
+      select.setBytes(1, keyHash);
+      try (ResultSet row = select.executeQuery()) {
+        if (row.next()) {
+          current = snapshot(key, row);
+        }
+      }
+    }
+    if (fenced < 0 || current == null) {
+      throw new LeaseLost(
+          key,
+          generation,
+          LeaseLost.Reason.STORE_LOST,
+          current,
+          new StoreLost(
+              "the "
+                  + (current == null ? "record" : "fence row")
+                  + " of lease '"
+                  + key
+                  + "' is missing from "
+                  + dialect.name()
+                  + " table '"
+                  + (current == null ? table : sql.fenceTable())
+                  + "'",
+              null));
+    }
+    if (fenced != generation || current.generation() != generation) {
+      throw new LeaseLost(key, generation, LeaseLost.Reason.TAKEN_OVER, current, null);
+    }
+    if (current.state() != LeaseState.HELD) {
+      throw new LeaseLost(key, generation, LeaseLost.Reason.RELEASED, current, null);
+    }
+  }
+
+  /** The loss a lease that is no longer held here tells, or {@code null} while it is held. */
+  private static @Nullable LeaseLost localLoss(Lease lease) {
+    if (lease.isHeld()) {
+      return null;
+    }
+    LeaseLost lost;
+    try {
+      lost = lease.lost().toCompletableFuture().getNow(null);
+    } catch (RuntimeException unknown) {
+      lost = null;
+    }
+    return lost != null
+        ? lost.rethrown()
+        : new LeaseLost(lease.key(), lease.generation(), LeaseLost.Reason.RELEASED, null, null);
   }
 
   /** Closes nothing: the data source is the application's, and key locks are closed by holders. */

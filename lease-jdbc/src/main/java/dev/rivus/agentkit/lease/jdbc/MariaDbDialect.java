@@ -4,7 +4,13 @@
  */
 package dev.rivus.agentkit.lease.jdbc;
 
+import dev.rivus.agentkit.lease.LeaseWrite;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 
 /**
  * MariaDB (10.6 or later; tested on 10.11), also chosen for a database that calls itself MySQL
@@ -12,10 +18,10 @@ import java.sql.SQLException;
  * VARBINARY(4096)} (a key of 1024 characters takes at most 3072 bytes), the holder's strings {@code
  * TEXT} in {@code utf8mb4} (no length of their own to truncate at).
  *
- * <p>A write expecting no record is a plain {@code INSERT}; a duplicate key (error 1062) is the
- * conflict. Neither {@code INSERT IGNORE} (which would hide other errors as well) nor {@code ON
- * DUPLICATE KEY UPDATE} (whose row count depends on the driver's found-rows setting) is used. The
- * updates always change {@code revision}, so "found" and "changed" rows are the same count.
+ * <p>A new key's record is a plain {@code INSERT}; a duplicate key (error 1062) is the conflict.
+ * Neither {@code INSERT IGNORE} (which would hide other errors as well) nor {@code ON DUPLICATE KEY
+ * UPDATE} (whose row count depends on the driver's found-rows setting) is used. The updates always
+ * change {@code revision}, so "found" and "changed" rows are the same count.
  *
  * <p>The key lock is a named user lock ({@code GET_LOCK(name, 0)}, polled), which belongs to the
  * session and is released when it ends. User lock names are global to the server, so the name is
@@ -40,40 +46,101 @@ final class MariaDbDialect implements Dialect {
   }
 
   @Override
-  public String createTable(String table) {
-    return "CREATE TABLE IF NOT EXISTS "
-        + table
-        + " ("
-        + "key_hash BINARY(32) NOT NULL PRIMARY KEY, "
-        + "lease_key VARBINARY(4096) NOT NULL, "
-        + "generation BIGINT NOT NULL, "
-        + "revision BIGINT NOT NULL, "
-        + "state VARCHAR(16) NOT NULL, "
-        + "holder_host TEXT NOT NULL, "
-        + "holder_boot_id TEXT, "
-        + "holder_pid_namespace TEXT, "
-        + "holder_pid BIGINT NOT NULL, "
-        + "holder_process_start TEXT, "
-        + "holder_handle_id TEXT NOT NULL, "
-        + "ttl_nanos BIGINT NOT NULL, "
-        + "updated_at_seconds BIGINT NOT NULL, "
-        + "updated_at_nanos INT NOT NULL)"
-        + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+  public String schemaFile() {
+    return "mariadb.sql";
+  }
+
+  /**
+   * Runs the statements as they are: MariaDB's {@code CREATE TABLE IF NOT EXISTS} is safe beside
+   * another session doing the same, and each table's comment is part of its own statement, so it is
+   * never written on a table someone else made.
+   */
+  @Override
+  public void createTables(Connection connection, String table, List<String> statements)
+      throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      for (String sql : statements) {
+        statement.execute(sql);
+      }
+    }
   }
 
   @Override
-  public String insertIfAbsent(String table) {
-    return "INSERT INTO "
-        + table
-        + " ("
-        + Sql.RECORD_COLUMNS
-        + ", key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  public TableComment tableComment(Connection connection, String table) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT TABLE_COMMENT FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?")) {
+      select.setString(1, table);
+      try (ResultSet row = select.executeQuery()) {
+        return row.next()
+            ? new TableComment(true, row.getString(1))
+            : new TableComment(false, null);
+      }
+    }
+  }
+
+  /**
+   * Two statements: the fence row's upsert (an exclusive lock, which waits for the share locks of
+   * fenced transactions), then the record's plain {@code INSERT} or conditional {@code UPDATE}. A
+   * duplicate key or a deadlock (two first acquisitions of one key racing on the new fence row) is
+   * a conflict: the transaction is rolled back and nothing is written.
+   */
+  @Override
+  public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
+      throws SQLException {
+    byte[] keyHash = KeyBytes.hash(keyBytes);
+    try {
+      try (PreparedStatement fence =
+          connection.prepareStatement(
+              "INSERT INTO "
+                  + sql.fenceTable()
+                  + " (key_hash, generation) VALUES (?, ?)"
+                  + " ON DUPLICATE KEY UPDATE generation = VALUES(generation)")) {
+        fence.setBytes(1, keyHash);
+        fence.setLong(2, write.snapshot().generation());
+        fence.executeUpdate();
+      }
+      if (write.expectedRevision() == 0) {
+        try (PreparedStatement insert = connection.prepareStatement(sql.insert())) {
+          Sql.bindInsert(insert, keyBytes, write);
+          return insert.executeUpdate();
+        }
+      }
+      try (PreparedStatement update = connection.prepareStatement(sql.updateRaising())) {
+        Sql.bindUpdate(update, keyBytes, write);
+        return update.executeUpdate();
+      }
+    } catch (SQLException e) {
+      if (isDuplicateKey(e) || isDeadlock(e)) {
+        return 0;
+      }
+      throw e;
+    }
   }
 
   /** ER_DUP_ENTRY (1062), SQLState 23000. */
-  @Override
-  public boolean isDuplicateKey(SQLException failure) {
+  private static boolean isDuplicateKey(SQLException failure) {
     return failure.getErrorCode() == 1062 && "23000".equals(failure.getSQLState());
+  }
+
+  /** ER_LOCK_DEADLOCK (1213), SQLState 40001: the transaction was rolled back. */
+  private static boolean isDeadlock(SQLException failure) {
+    return failure.getErrorCode() == 1213 || "40001".equals(failure.getSQLState());
+  }
+
+  /** Nothing: InnoDB's flush on commit is a global setting, not one of a transaction. */
+  @Override
+  public String lighterCommit() {
+    return "";
+  }
+
+  /** {@code LOCK IN SHARE MODE}: MariaDB before 11 has no {@code FOR SHARE}. */
+  @Override
+  public String lockFence(String table) {
+    return "SELECT generation FROM "
+        + Schema.fenceTable(table)
+        + " WHERE key_hash = ? LOCK IN SHARE MODE";
   }
 
   @Override

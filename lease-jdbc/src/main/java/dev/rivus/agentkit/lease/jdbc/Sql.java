@@ -36,15 +36,20 @@ final class Sql {
           + " holder_pid_namespace = ?, holder_pid = ?, holder_process_start = ?,"
           + " holder_handle_id = ?, ttl_nanos = ?, updated_at_seconds = ?, updated_at_nanos = ?";
 
+  private final String table;
+  private final String fenceTable;
   private final String selectOne;
   private final String selectAll;
   private final String checkColumns;
   private final String updateRaising;
   private final String updateSameGeneration;
+  private final String insert;
   private final String pruneAll;
   private final String pruneOlder;
 
-  Sql(String table) {
+  Sql(String table, Dialect dialect) {
+    this.table = table;
+    this.fenceTable = Schema.fenceTable(table);
     selectOne = "SELECT " + RECORD_COLUMNS + " FROM " + table + " WHERE key_hash = ?";
     selectAll =
         "SELECT "
@@ -54,10 +59,26 @@ final class Sql {
             + " WHERE state <> '"
             + LeaseState.PRUNED
             + "'";
-    checkColumns = "SELECT key_hash, " + RECORD_COLUMNS + " FROM " + table + " WHERE 1 = 0";
-    String update = "UPDATE " + table + SET_RECORD + " WHERE key_hash = ? AND revision = ?";
-    updateRaising = update + " AND generation < ?";
-    updateSameGeneration = update + " AND generation = ?";
+    checkColumns =
+        "SELECT key_hash, "
+            + RECORD_COLUMNS
+            + " FROM "
+            + table
+            + " WHERE 1 = 0 UNION ALL SELECT key_hash, NULL, generation, NULL, NULL, NULL, NULL,"
+            + " NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM "
+            + fenceTable
+            + " WHERE 1 = 0";
+    String set = "UPDATE " + table + SET_RECORD;
+    String where = " WHERE key_hash = ? AND revision = ?";
+    updateRaising = set + where + " AND generation < ?";
+    // Renewals and releases may be lost in a crash of the database: see lighterCommit.
+    updateSameGeneration = set + dialect.lighterCommit() + where + " AND generation = ?";
+    insert =
+        "INSERT INTO "
+            + table
+            + " ("
+            + RECORD_COLUMNS
+            + ", key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     String prune =
         "UPDATE "
             + table
@@ -72,6 +93,16 @@ final class Sql {
             + " AND (updated_at_seconds < ? OR (updated_at_seconds = ? AND updated_at_nanos <= ?))";
   }
 
+  /** The record table's name. */
+  String table() {
+    return table;
+  }
+
+  /** The fence table's name. */
+  String fenceTable() {
+    return fenceTable;
+  }
+
   String selectOne() {
     return selectOne;
   }
@@ -80,13 +111,32 @@ final class Sql {
     return selectAll;
   }
 
+  /** Selects no row but names every column of both tables: fails if one lacks a column. */
   String checkColumns() {
     return checkColumns;
   }
 
-  /** The update of a write: an acquisition must raise the generation, others must keep it. */
-  String update(LeaseWrite write) {
-    return write.raisesGeneration() ? updateRaising : updateSameGeneration;
+  /** The update of a renewal or a release, which keeps the generation; as {@link #bindUpdate}. */
+  String updateSameGeneration() {
+    return updateSameGeneration;
+  }
+
+  /** The update of an acquisition, which must raise the generation; as {@link #bindUpdate}. */
+  String updateRaising() {
+    return updateRaising;
+  }
+
+  /** The plain insert of a new key's record; as {@link #bindInsert}. */
+  String insert() {
+    return insert;
+  }
+
+  /**
+   * The SET clause of a record's update, {@code UPDATE table SET ...}, for a dialect's own
+   * statements; its parameters as {@link #bindRecord}.
+   */
+  String updateRecordPrefix() {
+    return "UPDATE " + table + SET_RECORD;
   }
 
   /**
@@ -96,7 +146,7 @@ final class Sql {
     return all ? pruneAll : pruneOlder;
   }
 
-  /** Binds parameters 1–14 of {@link Dialect#insertIfAbsent}. */
+  /** Binds parameters 1–14 of {@link #insert}. */
   static void bindInsert(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
     statement.setBytes(1, keyBytes);
@@ -104,7 +154,7 @@ final class Sql {
     statement.setBytes(14, KeyBytes.hash(keyBytes));
   }
 
-  /** Binds parameters 1–15 of {@link #update}. */
+  /** Binds parameters 1–15 of {@link #updateSameGeneration} and {@link #updateRaising}. */
   static void bindUpdate(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
     bindRecord(statement, 1, write.snapshot());
@@ -113,8 +163,12 @@ final class Sql {
     statement.setLong(15, write.snapshot().generation());
   }
 
-  /** Binds the 12 columns after {@code lease_key}, from {@code first} on. */
-  private static void bindRecord(PreparedStatement statement, int first, LeaseSnapshot snapshot)
+  /**
+   * Binds the 12 columns after {@code lease_key}, from {@code first} on.
+   *
+   * @return the index of the next parameter
+   */
+  static int bindRecord(PreparedStatement statement, int first, LeaseSnapshot snapshot)
       throws SQLException {
     HolderIdentity holder = snapshot.holder();
     ProcessIdentity process = holder.process();
@@ -131,7 +185,8 @@ final class Sql {
     statement.setLong(i++, ttlNanos(snapshot.ttl()));
     Instant updatedAt = snapshot.updatedAt();
     statement.setLong(i++, updatedAt.getEpochSecond());
-    statement.setInt(i, updatedAt.getNano());
+    statement.setInt(i++, updatedAt.getNano());
+    return i;
   }
 
   /**

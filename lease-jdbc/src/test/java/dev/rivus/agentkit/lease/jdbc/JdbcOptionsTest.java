@@ -17,16 +17,29 @@ class JdbcOptionsTest {
     assertThat(JdbcOptions.defaults().tableName()).isEqualTo("lease_records");
     assertThat(JdbcOptions.defaults().withTableName("_leases_2").tableName())
         .isEqualTo("_leases_2");
-    assertThat(JdbcOptions.defaults().withTableName("t".repeat(63)).tableName()).hasSize(63);
+    assertThat(JdbcOptions.defaults().withTableName("t".repeat(57)).tableName()).hasSize(57);
     for (String bad :
         new String[] {
-          "", "Leases", "2leases", "leases; drop table x", "public.leases", "lé", "t".repeat(64)
+          "", "Leases", "2leases", "leases; drop table x", "public.leases", "lé", "t".repeat(58)
         }) {
       assertThatThrownBy(() -> JdbcOptions.defaults().withTableName(bad))
           .as("table name '%s'", bad)
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("is not allowed");
     }
+  }
+
+  @Test
+  void theKeyLockLimitIsAtLeastOne() {
+    assertThat(JdbcOptions.defaults().keyLockLimit()).isEqualTo(JdbcOptions.DEFAULT_KEY_LOCK_LIMIT);
+    JdbcOptions one = JdbcOptions.defaults().withTableName("t").withKeyLockLimit(1);
+    assertThat(one.keyLockLimit()).isEqualTo(1);
+    assertThat(one.tableName()).isEqualTo("t");
+    assertThat(one).isEqualTo(JdbcOptions.defaults().withKeyLockLimit(1).withTableName("t"));
+    assertThat(one).isNotEqualTo(JdbcOptions.defaults().withTableName("t"));
+    assertThatThrownBy(() -> JdbcOptions.defaults().withKeyLockLimit(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 1");
   }
 
   @Test

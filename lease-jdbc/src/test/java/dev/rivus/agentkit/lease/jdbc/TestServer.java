@@ -32,20 +32,25 @@ enum TestServer {
       "jdbc:postgresql://127.0.0.1:5432/test?user=root",
       "SELECT pg_terminate_backend(%d)",
       "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
-      "bytea"),
+      "bytea",
+      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+          + " AND position(? in query) > 0"),
   MARIADB(
       "MariaDB",
       "LEASE_TEST_MARIADB_URL",
       "jdbc:mariadb://127.0.0.1:3306/test?user=root",
       "KILL %d",
       "SELECT ID, HOST FROM information_schema.PROCESSLIST",
-      "VARBINARY(16)");
+      "VARBINARY(16)",
+      "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
+          + " AND LOCATE(?, trx_query) > 0");
 
   private final String product;
   private final String url;
   private final String endSession;
   private final String sessionsWithClientPorts;
   private final String binaryType;
+  private final String lockWaits;
   private volatile String unreachable = "";
   private volatile boolean checked;
 
@@ -55,17 +60,34 @@ enum TestServer {
       String defaultUrl,
       String endSession,
       String sessionsWithClientPorts,
-      String binaryType) {
+      String binaryType,
+      String lockWaits) {
     this.product = product;
     this.url = System.getenv().getOrDefault(urlVariable, defaultUrl);
     this.endSession = endSession;
     this.sessionsWithClientPorts = sessionsWithClientPorts;
     this.binaryType = binaryType;
+    this.lockWaits = lockWaits;
   }
 
   /** The JDBC URL of the server. */
   String url() {
     return url;
+  }
+
+  /**
+   * How many sessions wait for a row lock in a statement that names {@code text}, by the server's
+   * own account.
+   */
+  long lockWaits(String text) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(url);
+        java.sql.PreparedStatement select = connection.prepareStatement(lockWaits)) {
+      select.setString(1, text);
+      try (java.sql.ResultSet row = select.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    }
   }
 
   /** The product name, as the driver reports it. */
@@ -99,11 +121,16 @@ enum TestServer {
 
   /** A pool on the server, small and quick to close. */
   HikariDataSource pool() {
+    return pool(16, 10_000);
+  }
+
+  /** A pool of at most {@code size} connections that waits at most {@code timeoutMillis}. */
+  HikariDataSource pool(int size, long timeoutMillis) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
-    config.setMaximumPoolSize(16);
+    config.setMaximumPoolSize(size);
     config.setMinimumIdle(1);
-    config.setConnectionTimeout(10_000);
+    config.setConnectionTimeout(timeoutMillis);
     return new HikariDataSource(config);
   }
 
@@ -118,9 +145,18 @@ enum TestServer {
         + Long.toHexString(ThreadLocalRandom.current().nextLong()).toLowerCase(Locale.ROOT);
   }
 
-  /** Drops a table if it exists; the name comes from {@link #freshTableName()}. */
+  /**
+   * Drops a lease table and its fence table if they exist; the name comes from {@link
+   * #freshTableName()}.
+   */
   void drop(String table) throws SQLException {
     execute("DROP TABLE IF EXISTS " + table);
+    execute("DROP TABLE IF EXISTS " + table + "_fence");
+  }
+
+  /** Runs one statement on a connection of its own. */
+  void run(String sql) throws SQLException {
+    execute(sql);
   }
 
   /** Ends a database session, as a network failure or an administrator would. */

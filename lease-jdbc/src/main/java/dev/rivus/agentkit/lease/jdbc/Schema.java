@@ -1,0 +1,171 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The repository's two tables: the records ({@code <table>}) and the fences ({@code
+ * <table>_fence}). Their statements are the DDL files shipped in this package ({@code
+ * postgresql.sql}, {@code mariadb.sql}), so that what {@link JdbcLeaseRepository#createSchema} runs
+ * and what a migration tool runs are the same text. Each table carries a comment naming it and the
+ * schema version; {@link #check} reads it, so that a table of the same name made by someone else,
+ * or by another version, is refused with a clear message rather than misread.
+ */
+final class Schema {
+
+  /** The schema version this library writes and reads. */
+  static final int VERSION = 1;
+
+  /** The table name in the DDL files, replaced by the configured one. */
+  private static final String FILE_TABLE_NAME = "lease_records";
+
+  private static final String RECORDS_MARK = "lease-jdbc lease records, schema ";
+  private static final String FENCES_MARK = "lease-jdbc fences, schema ";
+  private static final Pattern VERSION_NUMBER = Pattern.compile("\\d{1,9}");
+
+  private Schema() {}
+
+  /** The fence table of a record table. */
+  static String fenceTable(String table) {
+    return table + "_fence";
+  }
+
+  /** The statements that create both tables if they do not exist, for {@code table}. */
+  static List<String> statements(Dialect dialect, String table) {
+    String text = read(dialect.schemaFile()).replace(FILE_TABLE_NAME, table);
+    List<String> statements = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("--")) {
+        continue;
+      }
+      current.append(line).append('\n');
+      if (line.endsWith(";")) {
+        String statement = current.toString().trim();
+        statements.add(statement.substring(0, statement.length() - 1));
+        current.setLength(0);
+      }
+    }
+    return statements;
+  }
+
+  /** Creates both tables if they do not exist, in auto-commit mode. */
+  static void create(Connection connection, Dialect dialect, String table) throws SQLException {
+    dialect.createTables(connection, table, statements(dialect, table));
+  }
+
+  /**
+   * Checks that both tables exist, are this library's (by their comments) at {@link #VERSION}, and
+   * have the columns it reads.
+   *
+   * @throws LeaseRepositoryFailure if not, saying which table and what is wrong
+   */
+  static void check(Connection connection, Dialect dialect, Sql sql, String table)
+      throws SQLException {
+    checkComment(connection, dialect, table, RECORDS_MARK, "lease table");
+    checkComment(connection, dialect, fenceTable(table), FENCES_MARK, "fence table");
+    try (Statement statement = connection.createStatement()) {
+      statement.executeQuery(sql.checkColumns()).close();
+    } catch (SQLException e) {
+      if (dialect.isUndefinedColumn(e)) {
+        throw new LeaseRepositoryFailure(
+            null,
+            "the lease table '"
+                + table
+                + "' lacks a column of schema "
+                + VERSION
+                + " ("
+                + e.getMessage()
+                + "): it was altered after it was created",
+            e);
+      }
+      throw e;
+    }
+  }
+
+  private static void checkComment(
+      Connection connection, Dialect dialect, String table, String mark, String role)
+      throws SQLException {
+    Dialect.TableComment found = dialect.tableComment(connection, table);
+    if (!found.exists()) {
+      throw new LeaseRepositoryFailure(
+          null,
+          "the "
+              + role
+              + " '"
+              + table
+              + "' does not exist in this "
+              + dialect.name()
+              + " database (or is not on the connection's search path); create it with"
+              + " JdbcLeaseRepository.create or createSchema, or run the statements of "
+              + dialect.schemaFile()
+              + " in lease-jdbc's jar",
+          null);
+    }
+    @Nullable String comment = found.comment();
+    @Nullable Integer version = version(comment, mark);
+    if (version == null) {
+      throw new LeaseRepositoryFailure(
+          null,
+          "the table '"
+              + table
+              + "' is not a "
+              + role
+              + " of lease-jdbc: its comment is "
+              + (comment == null || comment.isEmpty() ? "empty" : "'" + comment + "'")
+              + " where '"
+              + mark
+              + VERSION
+              + "' was expected; choose another table name in JdbcOptions",
+          null);
+    }
+    if (version != VERSION) {
+      throw new LeaseRepositoryFailure(
+          null,
+          "the "
+              + role
+              + " '"
+              + table
+              + "' has schema version "
+              + version
+              + ", but this version of lease-jdbc reads schema "
+              + VERSION
+              + " only",
+          null);
+    }
+  }
+
+  private static @Nullable Integer version(@Nullable String comment, String mark) {
+    if (comment == null || !comment.startsWith(mark)) {
+      return null;
+    }
+    Matcher number = VERSION_NUMBER.matcher(comment.substring(mark.length()));
+    return number.matches() ? Integer.valueOf(number.group()) : null;
+  }
+
+  private static String read(String file) {
+    try (InputStream in = Schema.class.getResourceAsStream(file)) {
+      if (in == null) {
+        throw new IllegalStateException("lease-jdbc's jar lacks its schema file " + file);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read lease-jdbc's schema file " + file, e);
+    }
+  }
+}

@@ -1,0 +1,307 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseEvent;
+import dev.rivus.agentkit.lease.LeaseListener;
+import dev.rivus.agentkit.lease.LeaseLost;
+import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseState;
+import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.testkit.Samples;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Fenced transactions: work on another table of the lease's database commits only while the lease
+ * is the holder's, a successor's acquisition waits for it, and renewals do not. The successor is a
+ * write of the next generation through a second repository instance, as another host's manager
+ * would make it once the TTL ran out.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class FencedTransactionTest {
+
+  private static final Duration LONG_TTL = Duration.ofSeconds(60);
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aFencedTransactionCommitsWhileTheLeaseIsHeld(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
+        Lease lease = manager.acquire("fenced/commit")) {
+      db.createSideTable();
+
+      int inserted = repository.inFencedTransaction(lease, c -> insertSide(c, db.sideTable(), 1));
+      Integer fromToken =
+          lease.runFenced(
+              token ->
+                  repository.inFencedTransaction(token, c -> insertSide(c, db.sideTable(), 2)));
+
+      assertThat(inserted).isEqualTo(1);
+      assertThat(fromToken).isEqualTo(1);
+      assertThat(db.sideRows()).isEqualTo(2);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aStaleHoldersFencedTransactionIsRefusedAndCommitsNothing(TestServer server)
+      throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
+        Lease stale = manager.acquire("fenced/stale")) {
+      db.createSideTable();
+      takeOver(successorSide, "fenced/stale");
+      assertThat(stale.isHeld()).as("the stale holder has not noticed yet").isTrue();
+
+      assertThatThrownBy(
+              () -> repository.inFencedTransaction(stale, c -> insertSide(c, db.sideTable(), 1)))
+          .isInstanceOfSatisfying(
+              LeaseLost.class,
+              lost -> {
+                assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.TAKEN_OVER);
+                assertThat(lost.generation()).isEqualTo(stale.generation());
+                assertThat(lost.current())
+                    .hasValueSatisfying(
+                        current ->
+                            assertThat(current.generation()).isEqualTo(stale.generation() + 1));
+              });
+      assertThat(db.sideRows()).as("rows the refused transaction would have written").isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void workThatFailsCommitsNothing(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
+        Lease lease = manager.acquire("fenced/fails")) {
+      db.createSideTable();
+
+      assertThatThrownBy(
+              () ->
+                  repository.inFencedTransaction(
+                      lease,
+                      c -> {
+                        insertSide(c, db.sideTable(), 1);
+                        throw new SQLException("the work's own failure");
+                      }))
+          .isInstanceOf(SQLException.class)
+          .hasMessage("the work's own failure");
+      assertThat(db.sideRows()).isZero();
+      assertThat(lease.isHeld()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aSuccessorsAcquisitionWaitsForARunningFencedTransaction(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
+        Lease lease = manager.acquire("fenced/wait")) {
+      db.createSideTable();
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch finish = new CountDownLatch(1);
+      CompletableFuture<Integer> fenced =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return repository.inFencedTransaction(
+                      lease,
+                      c -> {
+                        int n = insertSide(c, db.sideTable(), 1);
+                        inside.countDown();
+                        await(finish);
+                        return n;
+                      });
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+
+      CompletableFuture<Void> successor =
+          CompletableFuture.runAsync(() -> takeOver(successorSide, "fenced/wait"));
+      Awaitility.await("the successor's acquisition waiting for the fence row")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> server.lockWaits(db.table + "_fence") > 0);
+      assertThat(successor).as("the successor, while the fenced transaction runs").isNotDone();
+
+      finish.countDown();
+      assertThat(fenced.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+      successor.get(30, TimeUnit.SECONDS);
+      assertThat(db.sideRows()).as("what the transaction wrote before the successor").isEqualTo(1);
+      assertThat(repository.load("fenced/wait").orElseThrow().generation())
+          .isEqualTo(lease.generation() + 1);
+      assertThatThrownBy(
+              () -> repository.inFencedTransaction(lease, c -> insertSide(c, db.sideTable(), 2)))
+          .isInstanceOf(LeaseLost.class);
+      assertThat(db.sideRows()).isEqualTo(1);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void renewalsGoOnWhileAFencedTransactionRuns(TestServer server) throws Exception {
+    AtomicInteger renewals = new AtomicInteger();
+    LeaseListener counting =
+        new LeaseListener() {
+          @Override
+          public void renewed(LeaseEvent.Renewed event) {
+            renewals.incrementAndGet();
+          }
+        };
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager =
+            LeaseManager.builder(repository)
+                .ttl(Duration.ofSeconds(3))
+                .heartbeat(Duration.ofMillis(150))
+                .listener(counting)
+                .build();
+        Lease lease = manager.acquire("fenced/renewals")) {
+      db.createSideTable();
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch finish = new CountDownLatch(1);
+      CompletableFuture<Integer> fenced =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return repository.inFencedTransaction(
+                      lease,
+                      c -> {
+                        int n = insertSide(c, db.sideTable(), 1);
+                        inside.countDown();
+                        await(finish);
+                        return n;
+                      });
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+      int before = renewals.get();
+
+      Awaitility.await("renewals of the lease while its fenced transaction holds the fence row")
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> renewals.get() >= before + 3);
+
+      finish.countDown();
+      assertThat(fenced.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+      assertThat(lease.isHeld()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aReleasedLeaseIsRefusedHereAndInTheDatabase(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build()) {
+      db.createSideTable();
+      Lease lease = manager.acquire("fenced/released");
+      lease.close();
+
+      assertThatThrownBy(
+              () -> repository.inFencedTransaction(lease, c -> insertSide(c, db.sideTable(), 1)))
+          .isInstanceOfSatisfying(
+              LeaseLost.class,
+              lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.RELEASED));
+      try (Connection connection = db.pool.getConnection()) {
+        connection.setAutoCommit(false);
+        assertThatThrownBy(
+                () -> repository.verifyFence(connection, "fenced/released", lease.generation()))
+            .isInstanceOfSatisfying(
+                LeaseLost.class,
+                lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.RELEASED));
+        connection.rollback();
+      }
+      assertThat(db.sideRows()).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void verifyFenceWorksInTheCallersTransactionAndNeedsOne(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
+        Lease lease = manager.acquire("fenced/verify");
+        Connection connection = db.pool.getConnection()) {
+      db.createSideTable();
+      assertThatThrownBy(() -> repository.verifyFence(connection, "fenced/verify", 1))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("auto-commit");
+
+      connection.setAutoCommit(false);
+      repository.verifyFence(connection, "fenced/verify", lease.generation());
+      insertSide(connection, db.sideTable(), 7);
+      connection.commit();
+      assertThatThrownBy(
+              () -> repository.verifyFence(connection, "fenced/verify", lease.generation() - 1))
+          .isInstanceOf(LeaseLost.class);
+      connection.rollback();
+      connection.setAutoCommit(true);
+      assertThat(db.sideRows()).isEqualTo(1);
+    }
+  }
+
+  /** Writes the next generation, as a successor on another host would after the TTL. */
+  static void takeOver(LeaseRepository repository, String key) {
+    LeaseSnapshot current = repository.load(key).orElseThrow();
+    LeaseSnapshot next =
+        new LeaseSnapshot(
+            key,
+            current.generation() + 1,
+            current.revision() + 1,
+            LeaseState.HELD,
+            Samples.unknownHolder("successor"),
+            LONG_TTL,
+            Instant.now());
+    repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, next, current.revision()));
+  }
+
+  private static int insertSide(Connection connection, String table, int n) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO " + table + " (n) VALUES (?)")) {
+      insert.setInt(1, n);
+      return insert.executeUpdate();
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never let the fenced transaction finish");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

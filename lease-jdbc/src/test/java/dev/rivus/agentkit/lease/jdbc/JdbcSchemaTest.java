@@ -1,0 +1,143 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.testkit.Samples;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The schema: the shipped DDL files, created by an explicit call or by a migration tool, and the
+ * clear failures for a table that is missing, someone else's, or of another version.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class JdbcSchemaTest {
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void theShippedDdlFileRunByAMigrationToolMakesATableThatOpens(TestServer server)
+      throws Exception {
+    try (TestDatabase db = TestDatabase.on(server)) {
+      String file = server == TestServer.POSTGRES ? "postgresql.sql" : "mariadb.sql";
+      String script;
+      try (InputStream in = JdbcLeaseRepository.class.getResourceAsStream(file)) {
+        assertThat(in).as("the DDL file %s in the jar", file).isNotNull();
+        script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      // As Flyway would: the whole script in one go, the table renamed.
+      String url =
+          server == TestServer.MARIADB ? server.url() + "&allowMultiQueries=true" : server.url();
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement()) {
+        statement.execute(script.replace("lease_records", db.table));
+      }
+
+      try (JdbcLeaseRepository repository = JdbcLeaseRepository.open(db.pool, db.options())) {
+        repository.save(Samples.firstWrite("migrated", "h"));
+        assertThat(repository.load("migrated")).isPresent();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aTableOfTheSameColumnsWithoutOurCommentIsRefused(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server)) {
+      db.create().close();
+      server.run(
+          server == TestServer.POSTGRES
+              ? "COMMENT ON TABLE " + db.table + " IS NULL"
+              : "ALTER TABLE " + db.table + " COMMENT = ''");
+
+      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
+          .isInstanceOf(LeaseRepositoryFailure.class)
+          .hasMessageContaining("'" + db.table + "' is not a lease table of lease-jdbc")
+          .hasMessageContaining("comment is empty");
+      assertThatThrownBy(() -> JdbcLeaseRepository.create(db.pool, db.options()))
+          .as("create does not adopt it either")
+          .isInstanceOf(LeaseRepositoryFailure.class)
+          .hasMessageContaining("is not a lease table of lease-jdbc");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void anotherSchemaVersionIsRefused(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server)) {
+      db.create().close();
+      String comment = "'lease-jdbc lease records, schema 2'";
+      server.run(
+          server == TestServer.POSTGRES
+              ? "COMMENT ON TABLE " + db.table + " IS " + comment
+              : "ALTER TABLE " + db.table + " COMMENT = " + comment);
+
+      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
+          .isInstanceOf(LeaseRepositoryFailure.class)
+          .hasMessageContaining("has schema version 2")
+          .hasMessageContaining("reads schema 1 only");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aMissingFenceTableIsNamed(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server)) {
+      db.create().close();
+      server.run("DROP TABLE " + db.table + "_fence");
+
+      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
+          .isInstanceOf(LeaseRepositoryFailure.class)
+          .hasMessageContaining("fence table '" + db.table + "_fence' does not exist");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void processesCreatingTheSchemaAtOnceAllSucceed(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server)) {
+      int creators = 6;
+      ExecutorService threads = Executors.newFixedThreadPool(creators);
+      try {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < creators; i++) {
+          done.add(
+              threads.submit(
+                  () -> {
+                    start.await();
+                    db.create().close();
+                    return null;
+                  }));
+        }
+        start.countDown();
+        for (Future<?> future : done) {
+          future.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+      try (JdbcLeaseRepository repository = JdbcLeaseRepository.open(db.pool, db.options())) {
+        assertThat(repository.loadAll()).isEmpty();
+      }
+    }
+  }
+}

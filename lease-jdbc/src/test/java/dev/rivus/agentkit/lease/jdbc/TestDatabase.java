@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * A fresh lease table on a test server, with a pool, for one test; closing it closes the pool and
+ * drops the tables, including a side table for the work of fenced transactions.
+ */
+final class TestDatabase implements AutoCloseable {
+
+  final TestServer server;
+  final HikariDataSource pool;
+  final String table = TestServer.freshTableName();
+
+  private TestDatabase(TestServer server, HikariDataSource pool) {
+    this.server = server;
+    this.pool = pool;
+  }
+
+  /** Skips the test (fails it on CI) unless the server answers. */
+  static TestDatabase on(TestServer server) {
+    server.requireReachable();
+    return new TestDatabase(server, server.pool());
+  }
+
+  /** With a pool of its own size and wait. */
+  static TestDatabase on(TestServer server, int poolSize, long timeoutMillis) {
+    server.requireReachable();
+    return new TestDatabase(server, server.pool(poolSize, timeoutMillis));
+  }
+
+  JdbcOptions options() {
+    return JdbcOptions.defaults().withTableName(table);
+  }
+
+  JdbcLeaseRepository create() {
+    return JdbcLeaseRepository.create(pool, options());
+  }
+
+  /** The side table fenced transactions write to: one integer column {@code n}. */
+  String sideTable() {
+    return table + "_side";
+  }
+
+  void createSideTable() throws SQLException {
+    server.run("CREATE TABLE " + sideTable() + " (n INTEGER NOT NULL)");
+  }
+
+  long sideRows() throws SQLException {
+    try (Connection connection = pool.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery("SELECT count(*) FROM " + sideTable())) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
+  @Override
+  public void close() throws SQLException {
+    pool.close();
+    server.drop(table);
+    server.run("DROP TABLE IF EXISTS " + sideTable());
+  }
+}
