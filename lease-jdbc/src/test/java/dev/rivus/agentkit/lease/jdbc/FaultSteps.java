@@ -13,6 +13,11 @@ import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -35,7 +40,7 @@ final class FaultSteps {
    * System#nanoTime()}), and whether the old holder still believed it held the lease at that
    * moment.
    */
-  record Takeover(Lease lease, long atNanos, boolean oldHolderStillHeld) {}
+  record Takeover(FaultParty party, Lease lease, long atNanos, boolean oldHolderStillHeld) {}
 
   /** Runs {@code task} on a thread of its own, named {@code name}. */
   static <T> CompletableFuture<T> onThread(String name, Callable<T> task) {
@@ -66,7 +71,7 @@ final class FaultSteps {
         () -> {
           Lease lease = successor.manager.acquire(key, maxWait);
           long at = System.nanoTime();
-          return new Takeover(lease, at, old.isHeld());
+          return new Takeover(successor, lease, at, old.isHeld());
         });
   }
 
@@ -123,8 +128,25 @@ final class FaultSteps {
     return takeover;
   }
 
-  /** The old holder's work under its lost lease is refused, and does not run. */
-  static void assertOldHoldersWorkRefused(Lease old) {
+  /**
+   * Creates the side table fenced transactions write to in the tests: one row per transaction, with
+   * the generation it ran under.
+   */
+  static void createSideTable(FaultParty party, String sideTable) throws SQLException {
+    try (Connection connection = party.pool.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE " + sideTable + " (generation BIGINT NOT NULL)");
+    }
+  }
+
+  /**
+   * After the takeover, the old holder's work under its lost lease is refused and nothing of it is
+   * committed: its fenced work does not run; its fenced transaction throws {@link LeaseLost}; and
+   * the database itself refuses its generation ({@code verifyFence} in a transaction of its own, on
+   * the old holder's pool), while the successor's fenced transaction commits.
+   */
+  static void assertOldHoldersWorkRefused(
+      FaultParty holder, Lease old, Takeover takeover, String sideTable) throws Exception {
     AtomicBoolean ran = new AtomicBoolean();
     assertThatThrownBy(
             () ->
@@ -135,6 +157,54 @@ final class FaultSteps {
                     }))
         .isInstanceOf(LeaseLost.class);
     assertThat(ran).as("the old holder's fenced work ran").isFalse();
+
+    assertThatThrownBy(
+            () -> holder.repository.inFencedTransaction(old, insertGeneration(sideTable, old)))
+        .isInstanceOf(LeaseLost.class);
+    try (Connection connection = holder.pool.getConnection()) {
+      connection.setAutoCommit(false);
+      LeaseLost refused =
+          catchThrowableOfType(
+              LeaseLost.class,
+              () -> holder.repository.verifyFence(connection, old.key(), old.generation()));
+      connection.rollback();
+      assertThat(refused).as("the database's answer to the old generation").isNotNull();
+      assertThat(refused.reason()).isEqualTo(LeaseLost.Reason.TAKEN_OVER);
+    }
+    Lease successor = takeover.lease();
+    takeover
+        .party()
+        .repository
+        .inFencedTransaction(successor, insertGeneration(sideTable, successor));
+    assertThat(rowsOf(holder, sideTable, old.generation()))
+        .as("rows the old holder's fenced transactions committed")
+        .isZero();
+    assertThat(rowsOf(holder, sideTable, successor.generation()))
+        .as("rows the successor's fenced transaction committed")
+        .isEqualTo(1);
+  }
+
+  private static FencedTransaction<Integer> insertGeneration(String sideTable, Lease lease) {
+    return connection -> {
+      try (PreparedStatement insert =
+          connection.prepareStatement("INSERT INTO " + sideTable + " (generation) VALUES (?)")) {
+        insert.setLong(1, lease.generation());
+        return insert.executeUpdate();
+      }
+    };
+  }
+
+  static long rowsOf(FaultParty reader, String sideTable, long generation) throws SQLException {
+    try (Connection connection = reader.pool.getConnection();
+        PreparedStatement count =
+            connection.prepareStatement(
+                "SELECT count(*) FROM " + sideTable + " WHERE generation = ?")) {
+      count.setLong(1, generation);
+      try (ResultSet row = count.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    }
   }
 
   /**

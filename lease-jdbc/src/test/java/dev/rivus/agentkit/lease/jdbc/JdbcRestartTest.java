@@ -9,6 +9,7 @@ import static dev.rivus.agentkit.lease.jdbc.FaultSteps.assertOldHoldersWorkRefus
 import static dev.rivus.agentkit.lease.jdbc.FaultSteps.assertRenewed;
 import static dev.rivus.agentkit.lease.jdbc.FaultSteps.assertTakenOver;
 import static dev.rivus.agentkit.lease.jdbc.FaultSteps.awaitLoss;
+import static dev.rivus.agentkit.lease.jdbc.FaultSteps.createSideTable;
 import static dev.rivus.agentkit.lease.jdbc.FaultSteps.report;
 import static dev.rivus.agentkit.lease.jdbc.FaultSteps.takeOver;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,8 +92,10 @@ abstract class JdbcRestartTest {
     Duration ttl = Duration.ofSeconds(4);
     Duration heartbeat = Duration.ofSeconds(1);
     String table = TestServer.freshTableName();
+    String sideTable = table + "_side";
     try (FaultParty holder = party("holder", table, ttl, heartbeat);
         FaultParty successor = party("successor", table, ttl, heartbeat)) {
+      createSideTable(holder, sideTable);
       Lease held = holder.manager.acquire(KEY);
       long stoppedAt;
       long lostAt;
@@ -123,7 +126,7 @@ abstract class JdbcRestartTest {
               (startedAt - stoppedAt) / 1e9,
               (took.atNanos() - startedAt) / 1e9,
               ttl.toMillis() / 1e3));
-      assertOldHoldersWorkRefused(held);
+      assertOldHoldersWorkRefused(holder, held, took, sideTable);
       assertHolderRecovers(holder, successor, took, KEY, heartbeat);
       held.close();
     }

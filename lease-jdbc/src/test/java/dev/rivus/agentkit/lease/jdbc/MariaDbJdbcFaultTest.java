@@ -19,4 +19,11 @@ class MariaDbJdbcFaultTest extends JdbcFaultTest {
   String socketTimeoutParameter(Duration timeout) {
     return "socketTimeout=" + timeout.toMillis();
   }
+
+  /** For the session (whole seconds): a pool's session keeps it until it is reset or ends. */
+  @Override
+  String idleInTransactionTimeout(Duration timeout) {
+    return "SET SESSION idle_transaction_timeout = "
+        + Math.max(1, (timeout.toMillis() + 999) / 1000);
+  }
 }

@@ -19,4 +19,10 @@ class PostgresJdbcFaultTest extends JdbcFaultTest {
   String socketTimeoutParameter(Duration timeout) {
     return "socketTimeout=" + Math.max(1, (timeout.toMillis() + 999) / 1000);
   }
+
+  /** For the rest of the transaction only. */
+  @Override
+  String idleInTransactionTimeout(Duration timeout) {
+    return "SET LOCAL idle_in_transaction_session_timeout = " + timeout.toMillis();
+  }
 }
