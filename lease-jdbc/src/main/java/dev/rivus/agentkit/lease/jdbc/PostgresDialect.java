@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -98,10 +99,14 @@ final class PostgresDialect implements Dialect {
   @Override
   public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
+    // The lock wait is bounded before the fence row is touched (the SELECT runs first): a stalled
+    // holder's fenced transaction must not keep an acquisition waiting past its caller's budget.
     String raiseFence =
         "WITH fence AS (INSERT INTO "
             + sql.fenceTable()
-            + " (key_hash, generation) VALUES (?, ?) ON CONFLICT (key_hash) DO UPDATE"
+            + " (key_hash, generation) SELECT ?, ? FROM (SELECT set_config('lock_timeout', '"
+            + Dialect.ACQUISITION_LOCK_WAIT_MILLIS
+            + "', true)) AS lock_bound ON CONFLICT (key_hash) DO UPDATE"
             + " SET generation = EXCLUDED.generation RETURNING key_hash) ";
     String statement =
         write.expectedRevision() == 0
@@ -136,7 +141,7 @@ final class PostgresDialect implements Dialect {
       }
       return acquire.executeUpdate();
     } catch (SQLException e) {
-      if (isRaceLost(e)) {
+      if (isRaceLost(e) || isLockWaitTimeout(e)) {
         return 0;
       }
       throw e;
@@ -154,6 +159,17 @@ final class PostgresDialect implements Dialect {
    * leaves every other value, all of which flush locally before the commit returns. Evaluated
    * whenever the statement writes a row, since the row is joined with it.
    */
+  /**
+   * As {@link #durableCommit()}, or {@code off} when the bound parameter is {@code true}: a batch
+   * of releases only.
+   */
+  @Override
+  public String commitMode() {
+    return "(SELECT set_config('synchronous_commit', CASE WHEN ? THEN 'off'"
+        + " WHEN current_setting('synchronous_commit') = 'off' THEN 'on'"
+        + " ELSE current_setting('synchronous_commit') END, true) AS mode) AS commit_mode";
+  }
+
   @Override
   public String durableCommit() {
     return "(SELECT CASE WHEN current_setting('synchronous_commit') = 'off'"
@@ -161,8 +177,37 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public String lockFence(String table) {
-    return "SELECT generation FROM " + Schema.fenceTable(table) + " WHERE key_hash = ? FOR SHARE";
+  public long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+      throws SQLException {
+    try (PreparedStatement lock =
+        connection.prepareStatement(
+            "SELECT f.generation FROM "
+                + sql.fenceTable()
+                + " f, (SELECT set_config('idle_in_transaction_session_timeout', ?, true))"
+                + " AS idle_bound WHERE f.key_hash = ? FOR SHARE OF f")) {
+      lock.setString(1, millis(idleBound));
+      lock.setBytes(2, keyHash);
+      try (ResultSet row = lock.executeQuery()) {
+        return row.next() ? row.getLong(1) : -1;
+      }
+    }
+  }
+
+  private static String millis(Duration bound) {
+    return Long.toString(Math.max(1, bound.toMillis()));
+  }
+
+  /** Nothing: {@link #lockFence} bounds the transaction's idle time, for that transaction only. */
+  @Override
+  public void beforeFencedTransaction(Connection connection, Duration idleBound) {}
+
+  @Override
+  public void afterFencedTransaction(Connection connection) {}
+
+  /** lock_not_available (55P03): {@code lock_timeout} ran out. */
+  @Override
+  public boolean isLockWaitTimeout(SQLException failure) {
+    return "55P03".equals(failure.getSQLState());
   }
 
   @Override

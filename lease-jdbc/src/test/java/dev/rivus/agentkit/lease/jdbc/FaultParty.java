@@ -69,6 +69,18 @@ final class FaultParty implements AutoCloseable {
       Duration ttl,
       Duration heartbeat,
       Consumer<HikariConfig> poolSettings) {
+    return open(role, url, table, ttl, heartbeat, poolSettings, options -> options);
+  }
+
+  /** As above, with the repository's options tuned by {@code repositoryOptions}. */
+  static FaultParty open(
+      String role,
+      String url,
+      String table,
+      Duration ttl,
+      Duration heartbeat,
+      Consumer<HikariConfig> poolSettings,
+      java.util.function.UnaryOperator<JdbcOptions> repositoryOptions) {
     String name =
         role
             + "-"
@@ -84,7 +96,8 @@ final class FaultParty implements AutoCloseable {
     try {
       HookedDataSource hooked = new HookedDataSource(pool);
       JdbcLeaseRepository repository =
-          JdbcLeaseRepository.create(hooked, JdbcOptions.defaults().withTableName(table));
+          JdbcLeaseRepository.create(
+              hooked, repositoryOptions.apply(JdbcOptions.defaults().withTableName(table)));
       LeaseManager manager =
           LeaseManager.builder(repository).ttl(ttl).heartbeat(heartbeat).name(name).build();
       return new FaultParty(name, pool, hooked, repository, manager);

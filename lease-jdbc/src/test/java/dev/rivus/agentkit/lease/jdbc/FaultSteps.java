@@ -237,10 +237,16 @@ final class FaultSteps {
    * (one that hangs would keep every later one from starting).
    */
   static void assertRenewed(FaultParty reader, String key, Lease lease, Duration heartbeat) {
-    long from = reader.record(key).revision();
+    // The reader's pooled connections may have died with the fault: its reads are retried.
+    long from =
+        await("a first read of the record after the fault")
+            .atMost(heartbeat.multipliedBy(3).plusSeconds(5))
+            .ignoreExceptionsInstanceOf(dev.rivus.agentkit.lease.LeaseRepositoryFailure.class)
+            .until(() -> reader.record(key).revision(), revision -> true);
     await("a renewal of " + lease)
         .atMost(heartbeat.multipliedBy(3).plusSeconds(5))
         .pollInterval(Duration.ofMillis(50))
+        .ignoreExceptionsInstanceOf(dev.rivus.agentkit.lease.LeaseRepositoryFailure.class)
         .until(() -> reader.record(key).revision() > from);
     assertThat(lease.isHeld()).isTrue();
     assertThat(reader.record(key).generation()).isEqualTo(lease.generation());

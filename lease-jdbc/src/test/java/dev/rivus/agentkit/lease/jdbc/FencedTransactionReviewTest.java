@@ -29,8 +29,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -60,10 +58,6 @@ class FencedTransactionReviewTest {
   @MethodSource("isolations")
   void renewalsGoOnWhileAFencedTransactionRunsAtAnyIsolationLevel(
       TestServer server, String isolation) throws Exception {
-    Assumptions.assumeFalse(
-        server == TestServer.MARIADB && isolation.equals("TRANSACTION_SERIALIZABLE"),
-        "open review finding: at SERIALIZABLE, InnoDB share-locks the check's read of the record,"
-            + " so renewals wait for the fenced transaction (docs/jdbc.md)");
     AtomicInteger renewals = new AtomicInteger();
     AtomicInteger failedRenewals = new AtomicInteger();
     LeaseListener counting =
@@ -103,7 +97,7 @@ class FencedTransactionReviewTest {
                         await(finish);
                         return n;
                       });
-                } catch (SQLException e) {
+                } catch (SQLException | InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
               });
@@ -150,9 +144,6 @@ class FencedTransactionReviewTest {
    * lease or with {@link LeaseHeld}: the specification says contention never starves a process past
    * its wait budget.
    */
-  @Disabled(
-      "open review finding: nothing bounds a stalled holder's fenced transaction; proposed fix:"
-          + " an idle-in-transaction timeout for it, from the lease's TTL (docs/jdbc.md)")
   @ParameterizedTest
   @EnumSource(TestServer.class)
   void aSuccessorsAcquireEndsWithinItsWaitBudgetWhileAStalledHolderKeepsAFencedTransactionOpen(
@@ -186,7 +177,7 @@ class FencedTransactionReviewTest {
                           await(thaw);
                           return n;
                         });
-                  } catch (SQLException e) {
+                  } catch (SQLException | InterruptedException e) {
                     throw new IllegalStateException(e);
                   }
                 });
@@ -233,19 +224,18 @@ class FencedTransactionReviewTest {
 
   /**
    * Fenced transactions hold a connection of the repository's pool for their whole duration, like
-   * key locks, which {@link JdbcOptions#keyLockLimit()} bounds so that they never take the
-   * connections renewals need. Nothing bounds fenced transactions: as many as the pool has
-   * connections starve the heartbeat, and the holder loses every lease it holds.
+   * key locks; {@link JdbcOptions#fencedTransactionLimit()} bounds them so that they never take the
+   * connections renewals need: here as many fenced transactions as the pool has connections are
+   * started, one more than the limit lets run.
    */
-  @Disabled(
-      "open review finding: no limit bounds fenced transactions as keyLockLimit bounds key locks"
-          + " (docs/jdbc.md, Connections)")
   @ParameterizedTest
   @EnumSource(TestServer.class)
   void fencedTransactionsNeverTakeTheConnectionsRenewalsNeed(TestServer server) throws Exception {
     int poolSize = 3;
     try (TestDatabase db = TestDatabase.on(server, poolSize, 500);
-        JdbcLeaseRepository repository = db.create();
+        JdbcLeaseRepository repository =
+            JdbcLeaseRepository.create(
+                db.pool, db.options().withFencedTransactionLimit(poolSize - 1));
         LeaseManager manager =
             LeaseManager.builder(repository)
                 .ttl(Duration.ofSeconds(2))
@@ -253,7 +243,7 @@ class FencedTransactionReviewTest {
                 .build();
         Lease lease = manager.acquire("fenced/pool")) {
       db.createSideTable();
-      CountDownLatch inside = new CountDownLatch(poolSize);
+      CountDownLatch inside = new CountDownLatch(poolSize - 1);
       CountDownLatch finish = new CountDownLatch(1);
       List<CompletableFuture<Integer>> fenced = new java.util.ArrayList<>();
       for (int i = 0; i < poolSize; i++) {
@@ -269,7 +259,7 @@ class FencedTransactionReviewTest {
                           await(finish);
                           return n;
                         });
-                  } catch (SQLException e) {
+                  } catch (SQLException | InterruptedException e) {
                     throw new IllegalStateException(e);
                   }
                 }));

@@ -29,12 +29,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -263,10 +263,6 @@ abstract class JdbcFaultTest {
    * work; and acquisitions bound their lock wait.
    */
   @Test
-  @Disabled(
-      "not met yet with the servers' defaults: a fenced transaction cut off from its client keeps"
-          + " its share lock on the fence row, and the successor's acquisition waits for it; see the"
-          + " Javadoc")
   void aSuccessorTakesOverAfterTheTtlWhenTheNetworkIsCutDuringAFencedTransaction()
       throws Exception {
     cutDuringAFencedTransaction(null);
@@ -345,30 +341,52 @@ abstract class JdbcFaultTest {
   }
 
   /**
-   * SPEC 4: "Waiting for the fence stops when the lease is lost". Not met yet on a cut network:
-   * {@code runFenced} waits in the key lock's first {@code pg_try_advisory_lock} / {@code GET_LOCK}
-   * (JdbcKeyLock.take), a socket read that the loss's interrupt does not end, until the network
-   * heals or the driver's {@code socketTimeout} ends it. The lease itself is lost in time and the
-   * work never starts, so no successor is endangered; only the caller waits. The fix proposed:
-   * bound every repository call with {@code Connection.setNetworkTimeout} (a {@code JdbcOptions}
-   * setting), so that the key lock's polling loop sees the interrupt.
+   * SPEC 4: "Waiting for the fence stops when the lease is lost", on a cut network too. The key
+   * lock's attempt ({@code pg_try_advisory_lock} / {@code GET_LOCK}) waits in a socket read that an
+   * interrupt does not end; the repository's network timeout ({@link JdbcOptions#networkTimeout()},
+   * here a little longer than the TTL) ends it, and the attempt, seeing the loss's interrupt, ends
+   * the wait as the loss. The work never starts.
    */
   @Test
-  @Disabled(
-      "SPEC 4 not met yet: runFenced keeps waiting for the key lock on a cut network after the"
-          + " loss (JdbcKeyLock.take blocks in a socket read); see the Javadoc")
   void waitingForTheKeyLockEndsWithTheLossWhileTheNetworkIsCut() throws Exception {
-    try (FaultParty holder = holder(config -> {})) {
+    Duration networkTimeout = TTL;
+    String url = server().url().replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/");
+    try (FaultParty holder =
+        FaultParty.open(
+            "holder",
+            url,
+            table,
+            TTL,
+            HEARTBEAT,
+            config -> {},
+            options -> options.withNetworkTimeout(networkTimeout))) {
       Lease held = holder.manager.acquire(KEY);
-      holder.onNextConnection(thread -> thread.getName().equals("fenced-work"), proxy::freeze);
+      AtomicBoolean ran = new AtomicBoolean();
+      AtomicLong cutAt = new AtomicLong();
+      holder.onNextConnection(
+          thread -> thread.getName().equals("fenced-work"),
+          () -> {
+            cutAt.set(System.nanoTime());
+            proxy.freeze();
+          });
       CompletableFuture<Object> work =
-          onThread("fenced-work", () -> held.runFenced(token -> "ran"));
+          onThread(
+              "fenced-work",
+              () ->
+                  held.runFenced(
+                      token -> {
+                        ran.set(true);
+                        return "ran";
+                      }));
       try {
         awaitLoss(held, System.nanoTime() + TTL.toNanos() + HEARTBEAT.toNanos(), "the cut");
         LeaseLost ended =
             awaitLossOfWork(
-                work, System.nanoTime() + HEARTBEAT.toNanos(), "the wait for the key lock");
+                work,
+                cutAt.get() + networkTimeout.toNanos() + HEARTBEAT.toNanos(),
+                "the wait for the key lock");
         assertThat(ended.reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+        assertThat(ran).as("the fenced work ran").isFalse();
       } finally {
         proxy.thaw();
         held.close();
