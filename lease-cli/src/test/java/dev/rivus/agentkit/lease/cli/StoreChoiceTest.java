@@ -6,10 +6,14 @@ package dev.rivus.agentkit.lease.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +104,31 @@ class StoreChoiceTest {
                 + " unset one, or name the store with --db or --jdbc\n");
     assertThat(cli.run("status", "--db", "x.db", "k").code()).as("an option decides").isZero();
     assertThat(cli.opened()).containsExactly(Path.of("x.db").toAbsolutePath());
+  }
+
+  @Test
+  void aFailureThatQuotesAPasswordIsPrintedWithoutIt() {
+    // A driver's message that quotes the URL, or the password itself, as the tool cannot foresee.
+    ForwardingLeaseRepository quoting =
+        new ForwardingLeaseRepository(new MemoryLeaseRepository()) {
+          @Override
+          public List<LeaseSnapshot> loadAll() {
+            throw new LeaseRepositoryFailure(
+                null, "refused jdbc:postgresql://db/x?password=hunter2 for env-secret", null);
+          }
+        };
+    InProcessCli cli =
+        new InProcessCli(
+            quoting, platform, Map.of("LEASE_JDBC_PASSWORD", "env-secret", "LEASE_DEBUG", "1"));
+
+    InProcessCli.Result list = cli.run("list", "--jdbc", URL + "?password=hunter2");
+
+    assertThat(list.code()).isEqualTo(ExitCodes.REPOSITORY);
+    assertThat(list.err())
+        .startsWith(
+            "lease list: repository failure: refused jdbc:postgresql://db/x?password=*** for ***\n")
+        .contains("\tat ", "LeaseRepositoryFailure: refused")
+        .doesNotContain("hunter2", "env-secret");
   }
 
   @Test
