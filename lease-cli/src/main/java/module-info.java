@@ -13,6 +13,8 @@ module dev.rivus.agentkit.lease.cli {
   requires dev.rivus.agentkit.lease;
   requires dev.rivus.agentkit.lease.sqlite;
   requires dev.rivus.agentkit.lease.file;
+  requires dev.rivus.agentkit.lease.jdbc;
+  requires com.zaxxer.hikari;
   requires info.picocli;
   requires java.logging;
   requires com.fasterxml.jackson.databind;

@@ -15,7 +15,12 @@ import java.util.Objects;
  * <p>The intent lets an adapter choose durability without reading the stored record first: an
  * {@link Intent#ACQUIRE} raises the generation and must be durable before {@link
  * LeaseRepository#save} returns; a {@link Intent#RENEW} or {@link Intent#RELEASE} keeps the
- * generation, so losing it in a power cut only makes the record look older.
+ * generation, so losing it makes the record look older, never a generation go back. A store may
+ * lose renewals only in a crash that also ends every holder that counted on them (a power cut of
+ * the machine that holds both): a holder counts its lease from the start of its last confirmed
+ * renewal, and an observer that never saw that revision from an older one, so a confirmed renewal
+ * lost while its holder lives on (a database server that crashed alone) lets a successor in before
+ * the holder stops. A store on another machine than its holders keeps every write it confirmed.
  *
  * @param intent what the write is
  * @param snapshot the record to write

@@ -11,6 +11,7 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -23,14 +24,18 @@ import picocli.CommandLine.ParseResult;
 /**
  * Turns every failure of a command into one line on stderr and an exit code: bad command lines into
  * the usage code, the library's typed failures into their codes, anything else into the internal
- * error code. Stack traces are printed only when {@code LEASE_DEBUG} is set.
+ * error code. Stack traces are printed only when {@code LEASE_DEBUG} is set. What it prints, stack
+ * traces too, passes through the run's {@link Redaction}: a database password quoted by a driver
+ * never reaches the terminal.
  */
 final class CliErrors implements IParameterExceptionHandler, IExecutionExceptionHandler {
 
   private final Map<String, String> environment;
+  private final Redaction redaction;
 
-  CliErrors(Map<String, String> environment) {
+  CliErrors(Map<String, String> environment, Redaction redaction) {
     this.environment = environment;
+    this.redaction = redaction;
   }
 
   @Override
@@ -71,9 +76,11 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
   }
 
   private int report(PrintWriter err, String name, int code, String message, Exception ex) {
-    err.println(name + ": " + message);
+    err.println(redaction.scrub(name + ": " + message));
     if (environment.containsKey("LEASE_DEBUG")) {
-      ex.printStackTrace(err);
+      StringWriter trace = new StringWriter();
+      ex.printStackTrace(new PrintWriter(trace));
+      err.print(redaction.scrub(trace.toString()));
     }
     err.flush();
     return code;

@@ -14,7 +14,10 @@ final class ExitCodes {
   /** Success; for {@code lease run}, the command exited with 0. */
   static final int OK = 0;
 
-  /** Bad command line or configuration: unknown option, missing {@code --}, empty key, bad TTL. */
+  /**
+   * Bad command line or configuration: unknown option, missing {@code --}, empty key, bad TTL, a
+   * URL of another database, two stores named at once.
+   */
   static final int USAGE = 64;
 
   /** {@code lease release} refused: no such record, or its generation is not the one given. */
@@ -23,7 +26,10 @@ final class ExitCodes {
   /** A bug in {@code lease} itself. */
   static final int SOFTWARE = 70;
 
-  /** The lease repository failed: cannot be created, opened, read or written, or is not ours. */
+  /**
+   * The lease repository failed: cannot be reached, created, opened, read or written, or is not
+   * ours.
+   */
   static final int REPOSITORY = 74;
 
   /** The lease is held by another live holder (fail fast, or {@code --wait} ended): not run. */
@@ -46,12 +52,12 @@ final class ExitCodes {
   static final String RUN_OK_LINE =
       "  0:The command exited with 0 (otherwise: the command's own code).";
   static final String USAGE_LINE =
-      " 64:Usage or configuration error: bad option, duration, key or TTL.";
+      " 64:Usage or configuration error: bad option, duration, key, TTL or URL; two stores named.";
   static final String REFUSED_LINE = " 65:Refused: no such lease, or it is at another generation.";
   static final String SOFTWARE_LINE = " 70:Internal error in lease itself.";
   static final String REPOSITORY_LINE =
-      " 74:Repository failure: the lease store cannot be created, opened, read or written, or"
-          + " (status, list) does not exist.";
+      " 74:Repository failure: the lease store cannot be reached, created, opened, read or"
+          + " written, or (status, list, --no-create-table) does not exist.";
   static final String HELD_LINE =
       " 75:The lease is held by another live holder; command not run (run: or -E CODE).";
   static final String LOST_LINE =

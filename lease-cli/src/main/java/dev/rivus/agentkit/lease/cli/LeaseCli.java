@@ -27,7 +27,7 @@ public final class LeaseCli {
   public static void main(String[] args) {
     OneLineLogFormat.configureOnFirstUse();
     InstalledSqliteLibrary.prefer();
-    StartupWork startup = StartupWork.start(args);
+    StartupWork startup = StartupWork.start(args, System.getenv());
     PrintWriter out =
         new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
     PrintWriter err =
@@ -40,7 +40,8 @@ public final class LeaseCli {
 
   /** Runs {@code lease} in this JVM, for tests: returns the exit code instead of exiting. */
   static int execute(CliContext context, PrintWriter out, PrintWriter err, String... args) {
-    CliErrors errors = new CliErrors(context.environment());
+    CliErrors errors =
+        new CliErrors(context.environment(), Redaction.of(context.environment(), args));
     CommandLine cli =
         new CommandLine(new LeaseCommand(context))
             .setOut(out)

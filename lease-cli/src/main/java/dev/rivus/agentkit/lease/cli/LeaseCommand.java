@@ -28,7 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
           + " hangs, after the TTL (the longer of the holder's and the taker's).",
       "",
       "Leases live in a SQLite database by default ($LEASE_DB, else"
-          + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db), or in a directory with --dir."
+          + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db), in a directory with --dir, or in"
+          + " a table of a shared PostgreSQL or MariaDB database with --jdbc URL (or"
+          + " $LEASE_JDBC_URL), for processes on many machines."
     },
     commandListHeading = "%nCommands:%n",
     subcommands = {
@@ -55,6 +57,7 @@ import picocli.CommandLine.Model.CommandSpec;
     footer = {
       "  lease run nightly-backup -- /usr/local/bin/backup.sh",
       "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
+      "  lease run --jdbc jdbc:postgresql://db.example/ops deploy:prod -- ./deploy.sh v1.2.3",
       "  lease status deploy:prod --json",
       "  lease list",
       "  lease release deploy:prod --generation 12",

@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Removes released records last written more than DURATION ago (by the repository's wall"
           + " clock). Held records are never removed, and a key that comes back still gets a higher"
-          + " generation than it ever had. Supported by the SQLite repository (--db); a repository"
-          + " that cannot prune is a usage error.",
+          + " generation than it ever had. Supported by the SQLite repository (--db) and databases"
+          + " (--jdbc, where a pruned record stays as a floor row); --dir cannot prune, a usage"
+          + " error.",
     },
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
@@ -69,7 +70,8 @@ final class PruneCommand implements Callable<Integer> {
     try (LeaseRepository leases = repository.open(context, StoreUse.creating())) {
       if (!(leases instanceof PrunableLeaseRepository)) {
         throw new CliFailure(
-            ExitCodes.USAGE, "this repository (" + leases + ") cannot prune; use the SQLite one");
+            ExitCodes.USAGE,
+            "this repository (" + leases + ") cannot prune; use --db (SQLite) or --jdbc");
       }
       removed = ((PrunableLeaseRepository) leases).prune(olderThan);
     }

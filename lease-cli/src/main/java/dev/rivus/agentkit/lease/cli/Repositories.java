@@ -31,4 +31,17 @@ interface Repositories {
    *     does not exist and may not be created
    */
   LeaseRepository openDirectory(Path directory, StoreUse use);
+
+  /**
+   * Opens the lease table of a shared database, creating it if {@code use} and {@code target}
+   * allow.
+   *
+   * @param target the database and table
+   * @param use whether the table may be created, and how long one call waits for a connection
+   * @return the open repository; the caller closes it, which closes its connections
+   * @throws CliFailure with the usage code for a table name the repository refuses
+   * @throws dev.rivus.agentkit.lease.LeaseRepositoryFailure if the database cannot be reached, or
+   *     the table cannot be created or opened, or does not exist and may not be created
+   */
+  LeaseRepository openJdbc(JdbcTarget target, StoreUse use);
 }

@@ -13,13 +13,18 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 /**
- * The repository options shared by every command: {@code --db PATH} (SQLite, the default) or {@code
- * --dir DIR} (one JSON file per key). Without either, the database named by {@link DatabasePath}.
+ * The repository options shared by every command: {@code --db PATH} (SQLite, the default), {@code
+ * --dir DIR} (one JSON file per key) or {@code --jdbc URL} (a table on a shared database, with
+ * {@code --jdbc-table} and {@code --no-create-table}). Without any, the database of {@code
+ * $LEASE_JDBC_URL} if set, else the SQLite database named by {@link DatabasePath}; {@code
+ * $LEASE_DB} and {@code $LEASE_JDBC_URL} both set is a usage error, since processes that should
+ * exclude each other could then pick different stores.
  */
 final class RepositoryOptions {
 
@@ -44,7 +49,32 @@ final class RepositoryOptions {
             "Directory of JSON lease files (one per key), created if missing by run, release and"
                 + " prune.")
     @Nullable Path dir;
+
+    @Option(
+        names = "--jdbc",
+        paramLabel = "URL",
+        description =
+            "A table of a shared PostgreSQL or MariaDB database, for many machines:"
+                + " jdbc:postgresql://HOST/DB or jdbc:mariadb://HOST/DB (default without --db or"
+                + " --dir: $LEASE_JDBC_URL). User and password in the URL, or in $LEASE_JDBC_USER"
+                + " and $LEASE_JDBC_PASSWORD; never printed.")
+    @Nullable String jdbc;
   }
+
+  @Option(
+      names = "--jdbc-table",
+      paramLabel = "NAME",
+      description =
+          "The table of the database: lower-case ASCII letters, digits and _ (default:"
+              + " lease_records). Created by run, release and prune if missing.")
+  @Nullable String jdbcTable;
+
+  @Option(
+      names = "--no-create-table",
+      description =
+          "Never create the table of the database (migrations own the schema): a missing table is"
+              + " an error.")
+  boolean noCreateTable;
 
   /**
    * Opens the chosen repository.
@@ -61,6 +91,20 @@ final class RepositoryOptions {
     if (chosen != null) {
       requireNotEmpty("--db", chosen.db);
       requireNotEmpty("--dir", chosen.dir);
+      if (chosen.jdbc != null && chosen.jdbc.isBlank()) {
+        throw new CliFailure(
+            ExitCodes.USAGE, "--jdbc must not be empty (an unset variable in the command line?)");
+      }
+    }
+    JdbcTarget jdbc = jdbcTarget(context.environment(), chosen);
+    if (jdbc != null) {
+      return context.repositories().openJdbc(jdbc, use);
+    }
+    if (jdbcTable != null || noCreateTable) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          (jdbcTable != null ? "--jdbc-table" : "--no-create-table")
+              + " applies to a database only: give --jdbc URL or set LEASE_JDBC_URL");
     }
     if (chosen != null && chosen.dir != null) {
       return context.repositories().openDirectory(chosen.dir.toAbsolutePath(), use);
@@ -73,6 +117,29 @@ final class RepositoryOptions {
       createParent(file);
     }
     return context.repositories().openDatabase(file, use);
+  }
+
+  /**
+   * The database of {@code --jdbc}, else of {@code $LEASE_JDBC_URL} when no other store is named;
+   * {@code null} for SQLite or files.
+   */
+  private @Nullable JdbcTarget jdbcTarget(
+      Map<String, String> environment, @Nullable Choice chosen) {
+    if (chosen != null && chosen.jdbc != null) {
+      return JdbcTarget.of(chosen.jdbc, "--jdbc", jdbcTable, !noCreateTable, environment);
+    }
+    String url = environment.get(JdbcTarget.LEASE_JDBC_URL);
+    if (chosen != null || url == null || url.isBlank()) {
+      return null;
+    }
+    String db = environment.get(DatabasePath.LEASE_DB);
+    if (db != null && !db.isBlank()) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "both LEASE_DB and LEASE_JDBC_URL are set, so the store is not clear: unset one, or name"
+              + " the store with --db or --jdbc");
+    }
+    return JdbcTarget.of(url, "LEASE_JDBC_URL", jdbcTable, !noCreateTable, environment);
   }
 
   /** An empty path would name the working directory: surely a variable that was not set. */

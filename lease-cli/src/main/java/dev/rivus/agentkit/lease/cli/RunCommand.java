@@ -62,6 +62,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "  lease run nightly-backup -- /usr/local/bin/backup.sh",
       "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
+      "  LEASE_JDBC_URL=jdbc:mariadb://db.example/ops lease run deploy:prod -- ./deploy.sh",
       "  lease run --ttl 30s --heartbeat 5s --dir /var/lib/app/leases ingest -- \\",
       "      sh -c 'ingest --fencing-token \"$LEASE_TOKEN\"'",
       "  */5 * * * *  lease run report -- make report   (cron: runs never overlap)",

@@ -12,7 +12,11 @@ import dev.rivus.agentkit.lease.sqlite.SqliteOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The repositories of the product: SQLite for {@code --db}, JSON files for {@code --dir}. */
+/**
+ * The repositories of the product: SQLite for {@code --db}, JSON files for {@code --dir}, a shared
+ * database for {@code --jdbc} (through {@link JdbcRepositories}, so that its classes are loaded
+ * only then).
+ */
 final class StandardRepositories implements Repositories {
 
   @Override
@@ -35,5 +39,10 @@ final class StandardRepositories implements Repositories {
           null);
     }
     return FileLeaseRepository.open(directory);
+  }
+
+  @Override
+  public LeaseRepository openJdbc(JdbcTarget target, StoreUse use) {
+    return JdbcRepositories.open(target, use);
   }
 }

@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.cli;
 
 import dev.rivus.agentkit.lease.platform.SystemProcesses;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -30,9 +31,9 @@ final class StartupWork {
   private StartupWork() {}
 
   /** Starts the work for the command line {@code args} and returns at once. */
-  static StartupWork start(String[] args) {
+  static StartupWork start(String[] args, Map<String, String> environment) {
     StartupWork work = new StartupWork();
-    boolean sqlite = opensSqlite(args);
+    boolean sqlite = opensSqlite(args, environment);
     Thread thread =
         new Thread(
             () -> {
@@ -79,19 +80,29 @@ final class StartupWork {
     }
   }
 
-  /** A command that will open the SQLite database: not {@code --dir}, not help, not completion. */
-  static boolean opensSqlite(String[] args) {
+  /**
+   * A command that will open the SQLite database: not {@code --dir}, not {@code --jdbc} nor {@code
+   * $LEASE_JDBC_URL} without {@code --db}, not help, not completion.
+   */
+  static boolean opensSqlite(String[] args, Map<String, String> environment) {
     if (args.length == 0 || !SQLITE_COMMANDS.contains(args[0])) {
       return false;
     }
+    boolean db = false;
     for (String arg : args) {
       if (arg.equals("--")) {
         break;
       }
-      if (arg.equals("--dir") || arg.startsWith("--dir=")) {
+      if (named(arg, "--dir") || named(arg, "--jdbc")) {
         return false;
       }
+      db |= named(arg, "--db");
     }
-    return true;
+    String url = environment.get(JdbcTarget.LEASE_JDBC_URL);
+    return db || url == null || url.isBlank();
+  }
+
+  private static boolean named(String arg, String option) {
+    return arg.equals(option) || arg.startsWith(option + "=");
   }
 }

@@ -49,7 +49,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "  lease status deploy:prod",
       "  lease status deploy:prod --json | jq .generation",
-      "  lease status --observe 5s --dir /var/lib/app/leases ingest"
+      "  lease status --observe 5s --dir /var/lib/app/leases ingest",
+      "  lease status --jdbc jdbc:postgresql://db.example/ops --jdbc-table leases deploy:prod"
     })
 final class StatusCommand implements Callable<Integer> {
 

@@ -9,17 +9,30 @@ import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
-/** Runs {@code lease} inside the test JVM on a given repository and a fake platform. */
+/**
+ * Runs {@code lease} inside the test JVM on a given repository and a fake platform: whichever store
+ * the command line names, the command gets that repository, and {@link #opened()} says what it
+ * named.
+ */
 final class InProcessCli {
 
   private final LeaseRepository repository;
   private final FakePlatform platform;
+  private final Map<String, String> environment;
+  private final List<Object> opened = new ArrayList<>();
 
   InProcessCli(LeaseRepository repository, FakePlatform platform) {
+    this(repository, platform, Map.of("LEASE_DB", "/unused/leases.db"));
+  }
+
+  InProcessCli(LeaseRepository repository, FakePlatform platform, Map<String, String> environment) {
     this.repository = repository;
     this.platform = platform;
+    this.environment = environment;
   }
 
   Result run(String... args) {
@@ -27,11 +40,19 @@ final class InProcessCli {
         new Repositories() {
           @Override
           public LeaseRepository openDatabase(Path file, StoreUse use) {
+            opened.add(file);
             return repository;
           }
 
           @Override
           public LeaseRepository openDirectory(Path directory, StoreUse use) {
+            opened.add(directory);
+            return repository;
+          }
+
+          @Override
+          public LeaseRepository openJdbc(JdbcTarget target, StoreUse use) {
+            opened.add(target);
             return repository;
           }
         };
@@ -39,7 +60,7 @@ final class InProcessCli {
     StringWriter err = new StringWriter();
     CliContext context =
         new CliContext(
-            Map.of("LEASE_DB", "/unused/leases.db"),
+            environment,
             same,
             platform,
             platform.wallClock(),
@@ -48,6 +69,11 @@ final class InProcessCli {
             platform);
     int code = LeaseCli.execute(context, new PrintWriter(out), new PrintWriter(err), args);
     return new Result(code, out.toString(), err.toString());
+  }
+
+  /** The stores the runs opened, in order: a database file, a directory, or a JDBC target. */
+  List<Object> opened() {
+    return List.copyOf(opened);
   }
 
   /** What one run printed and returned. */

@@ -43,13 +43,23 @@ final class LeaseTool implements AutoCloseable {
 
   /** Starts {@code lease ARGS...} with extra environment variables (a null value removes one). */
   static LeaseTool start(Map<String, String> environment, String... args) {
+    return start(List.of(), environment, args);
+  }
+
+  /** Starts {@code lease ARGS...} with more JVM options and extra environment variables. */
+  static LeaseTool start(List<String> jvmOptions, Map<String, String> environment, String... args) {
     Map<String, @Nullable String> env = new HashMap<>();
     env.put("LEASE_DEBUG", null);
+    // A store named by the environment of the test run would change what the tests open.
+    env.put("LEASE_JDBC_URL", null);
+    env.put("LEASE_JDBC_USER", null);
+    env.put("LEASE_JDBC_PASSWORD", null);
     env.putAll(environment);
     return new LeaseTool(
         ChildJvm.builder(LeaseCli.class.getName())
             // as bin/lease: Java 24 and later would warn about sqlite-jdbc's native library
             .jvmOptions("-Xmx64m", "--enable-native-access=ALL-UNNAMED")
+            .jvmOptions(jvmOptions.toArray(String[]::new))
             .environment(env)
             .args(List.of(args))
             .start());
@@ -57,7 +67,12 @@ final class LeaseTool implements AutoCloseable {
 
   /** Runs {@code lease ARGS...} to its end. */
   static LeaseTool run(String... args) {
-    LeaseTool tool = start(args);
+    return run(Map.of(), args);
+  }
+
+  /** Runs {@code lease ARGS...} to its end, with extra environment variables. */
+  static LeaseTool run(Map<String, String> environment, String... args) {
+    LeaseTool tool = start(environment, args);
     tool.closeStdin();
     tool.awaitExit();
     return tool;

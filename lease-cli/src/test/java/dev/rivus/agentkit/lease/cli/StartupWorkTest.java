@@ -7,26 +7,42 @@ package dev.rivus.agentkit.lease.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rivus.agentkit.lease.platform.SystemProcesses;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StartupWorkTest {
 
+  private static boolean opensSqlite(String... args) {
+    return StartupWork.opensSqlite(args, Map.of());
+  }
+
   @Test
   void sqliteIsLoadedOnlyForCommandsThatOpenTheDatabase() {
-    assertThat(StartupWork.opensSqlite(new String[] {"run", "job", "--", "true"})).isTrue();
-    assertThat(StartupWork.opensSqlite(new String[] {"status", "--db", "x.db", "job"})).isTrue();
-    assertThat(StartupWork.opensSqlite(new String[] {"run", "--dir", "d", "job", "--", "true"}))
-        .isFalse();
-    assertThat(StartupWork.opensSqlite(new String[] {"list", "--dir=d"})).isFalse();
+    assertThat(opensSqlite("run", "job", "--", "true")).isTrue();
+    assertThat(opensSqlite("status", "--db", "x.db", "job")).isTrue();
+    assertThat(opensSqlite("run", "--dir", "d", "job", "--", "true")).isFalse();
+    assertThat(opensSqlite("list", "--dir=d")).isFalse();
+    assertThat(opensSqlite("list", "--jdbc", "jdbc:postgresql://h/d")).isFalse();
+    assertThat(opensSqlite("list", "--jdbc=jdbc:postgresql://h/d")).isFalse();
     // --dir after -- belongs to the command
-    assertThat(StartupWork.opensSqlite(new String[] {"run", "job", "--", "ls", "--dir"})).isTrue();
-    assertThat(StartupWork.opensSqlite(new String[] {"--help"})).isFalse();
-    assertThat(StartupWork.opensSqlite(new String[] {})).isFalse();
+    assertThat(opensSqlite("run", "job", "--", "ls", "--dir")).isTrue();
+    assertThat(opensSqlite("--help")).isFalse();
+    assertThat(opensSqlite()).isFalse();
+  }
+
+  @Test
+  void sqliteIsNotLoadedWhenTheEnvironmentNamesADatabaseAndNoOptionNamesAFile() {
+    Map<String, String> database = Map.of("LEASE_JDBC_URL", "jdbc:postgresql://h/d");
+
+    assertThat(StartupWork.opensSqlite(new String[] {"list"}, database)).isFalse();
+    assertThat(StartupWork.opensSqlite(new String[] {"list", "--db", "x.db"}, database)).isTrue();
+    assertThat(StartupWork.opensSqlite(new String[] {"list"}, Map.of("LEASE_JDBC_URL", " ")))
+        .isTrue();
   }
 
   @Test
   void theProcessFactsMadeInTheBackgroundAreTheSystemOnes() {
-    SystemProcesses processes = StartupWork.start(new String[] {"--version"}).processes();
+    SystemProcesses processes = StartupWork.start(new String[] {"--version"}, Map.of()).processes();
     SystemProcesses system = SystemProcesses.detect();
 
     assertThat(processes.currentProcess()).isEqualTo(system.currentProcess());
@@ -38,7 +54,8 @@ class StartupWorkTest {
   void anInterruptWhileWaitingIsKeptForTheCaller() {
     Thread.currentThread().interrupt();
     try {
-      SystemProcesses processes = StartupWork.start(new String[] {"--version"}).processes();
+      SystemProcesses processes =
+          StartupWork.start(new String[] {"--version"}, Map.of()).processes();
       assertThat(processes.currentProcess().pid()).isEqualTo(ProcessHandle.current().pid());
       assertThat(Thread.currentThread().isInterrupted()).isTrue();
     } finally {

@@ -246,12 +246,12 @@ final class ManagedLease implements Lease {
     lastFailure = null;
   }
 
-  /** The stored record is this handle's own, written by a call whose answer was lost. */
   /** The revision of the record this handle last wrote, or saw it had written. */
   long revision() {
     return revision;
   }
 
+  /** The stored record is this handle's own, written by a call whose answer was lost. */
   void adopt(LeaseSnapshot stored, long retryAtNanos) {
     revision = stored.revision();
     dueNanos = retryAtNanos;

@@ -12,16 +12,26 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The release archive as a user gets it: unpacked into an empty directory and run through a symlink
@@ -32,6 +42,8 @@ class ReleaseArchiveIT {
 
   private static final String VERSION = System.getProperty("release.version", "");
   private static final Path ARCHIVE = Path.of(System.getProperty("release.archive", "missing"));
+  private static final List<String> DATABASE_JARS =
+      List.of(System.getProperty("release.database.jars", "").split(" "));
 
   @TempDir static Path root;
 
@@ -122,6 +134,102 @@ class ReleaseArchiveIT {
   }
 
   @Test
+  void shipsTheDatabaseDriversAndThePoolOnTheToolsClassPath() throws Exception {
+    assertThat(DATABASE_JARS).hasSize(6);
+    for (String jar : DATABASE_JARS) {
+      assertThat(installation.resolve("lib").resolve(jar)).isRegularFile();
+    }
+    try (JarFile cli =
+        new JarFile(installation.resolve("lib/lease-cli-" + VERSION + ".jar").toFile())) {
+      String classPath = cli.getManifest().getMainAttributes().getValue("Class-Path");
+      assertThat(classPath.split(" "))
+          .as("java -jar finds them")
+          .contains(DATABASE_JARS.toArray(String[]::new));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Database.class)
+  void runsACommandUnderALeaseOnADatabase(Database database) throws Exception {
+    database.requireReachable();
+    String table = "lease_dist_" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    Path work = Files.createDirectories(root.resolve("work-" + database));
+    try {
+      // The URL from the environment, the table created on first use.
+      Result run =
+          lease(
+              List.of(
+                  "run",
+                  "--jdbc-table",
+                  table,
+                  "job",
+                  "--",
+                  "sh",
+                  "-c",
+                  "echo \"$LEASE_KEY $LEASE_TOKEN\""),
+              work,
+              Map.of("LEASE_JDBC_URL", database.url));
+      assertThat(run.code).as(run.toString()).isZero();
+      assertThat(run.stdout).matches("job \\d{16}\\R");
+      assertThat(run.stderr).isEmpty();
+
+      Result status =
+          lease(
+              List.of("status", "--jdbc", database.url, "--jdbc-table", table, "job", "--json"),
+              work,
+              Map.of());
+      assertThat(status.code).as(status.toString()).isZero();
+      assertThat(status.stdout).contains("\"state\" : \"released\"");
+      try (Stream<Path> files = Files.list(work)) {
+        assertThat(files).as("no SQLite database made on the side").isEmpty();
+      }
+    } finally {
+      database.drop(table);
+    }
+  }
+
+  /**
+   * The database servers of the tests (as in lease-cli's tests): unreachable, a test is skipped, or
+   * fails on CI ({@code CI=true}).
+   */
+  private enum Database {
+    POSTGRES("LEASE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
+    MARIADB("LEASE_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+
+    final String url;
+
+    Database(String variable, String defaultUrl) {
+      this.url = System.getenv().getOrDefault(variable, defaultUrl);
+    }
+
+    void requireReachable() {
+      String unreachable;
+      try (Connection connection = DriverManager.getConnection(url)) {
+        if (connection.isValid(5)) {
+          return;
+        }
+        unreachable = "the connection is not valid";
+      } catch (SQLException e) {
+        unreachable = String.valueOf(e.getMessage());
+      }
+      String message = this + " at " + url + " unreachable: " + unreachable;
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail(message + " (CI=true: the server is required)");
+      }
+      Assumptions.abort(message);
+    }
+
+    /** Drops a lease table of a test, and a companion TABLE_fence if there is one. */
+    void drop(String table) throws SQLException {
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement()) {
+        statement.execute("DROP TABLE IF EXISTS " + table);
+        statement.execute("DROP TABLE IF EXISTS " + table + "_fence");
+      }
+    }
+  }
+
+  @Test
   void startsWithItsClassDataSharingArchiveOnceItIsMade() throws Exception {
     Result first = lease(List.of("--version"));
     assertThat(first.code).as(first.toString()).isZero();
@@ -207,10 +315,19 @@ class ReleaseArchiveIT {
 
   private static Result lease(List<String> args, Path directory, String javaOptions)
       throws Exception {
+    return run(command(args), directory, javaOptions, Map.of());
+  }
+
+  private static Result lease(List<String> args, Path directory, Map<String, String> variables)
+      throws Exception {
+    return run(command(args), directory, "", variables);
+  }
+
+  private static List<String> command(List<String> args) {
     List<String> command = new ArrayList<>();
     command.add("lease");
     command.addAll(args);
-    return run(command, directory, javaOptions);
+    return command;
   }
 
   private static Result shell(String script) throws Exception {
@@ -222,6 +339,12 @@ class ReleaseArchiveIT {
   }
 
   private static Result run(List<String> command, Path directory, String javaOptions)
+      throws Exception {
+    return run(command, directory, javaOptions, Map.of());
+  }
+
+  private static Result run(
+      List<String> command, Path directory, String javaOptions, Map<String, String> variables)
       throws Exception {
     ProcessBuilder builder = new ProcessBuilder(new ArrayList<>(command));
     if (directory != null) {
@@ -237,6 +360,7 @@ class ReleaseArchiveIT {
     if (!javaOptions.isEmpty()) {
       env.put("LEASE_JAVA_OPTS", javaOptions);
     }
+    env.putAll(variables);
     Path out = Files.createTempFile(root, "out", ".txt");
     Path err = Files.createTempFile(root, "err", ".txt");
     Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();

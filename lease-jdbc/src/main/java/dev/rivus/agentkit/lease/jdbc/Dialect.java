@@ -7,12 +7,13 @@ package dev.rivus.agentkit.lease.jdbc;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between databases: the SQL that is not standard (creating the tables, reading their
- * comments, insert-if-absent, the fence row's locks, lighter commits, advisory locks) and how
+ * comments, insert-if-absent, the fence row's locks, durable commits, advisory locks) and how
  * errors are told apart. One implementation per database: PostgreSQL, and MariaDB (also chosen for
  * MySQL). Every statement takes the table name from {@link JdbcOptions}, validated, and everything
  * else as bound parameters.
@@ -50,16 +51,55 @@ interface Dialect {
       throws SQLException;
 
   /**
-   * A clause that makes an {@code UPDATE} of the record commit without waiting for the flush,
-   * inserted before its {@code WHERE}; empty where the database cannot do that for one transaction.
+   * A {@code FROM} item (without the {@code FROM}) that makes the transaction of the statement that
+   * writes a row with it commit durably even on a session whose application turned durability off;
+   * empty where the database has no such setting for one transaction. Every write needs it: an
+   * acquisition's generation must never go back, and a renewal is counted on by its holder, who
+   * outlives a crash of the database (a lost renewal would let a successor in early).
    */
-  String lighterCommit();
+  String durableCommit();
 
   /**
-   * Reads the fence row of a key ({@code key_hash} bound) with a share lock held to the end of the
-   * transaction: one column, the generation.
+   * Like {@link #durableCommit()}, with one boolean parameter: {@code true} lets the transaction
+   * commit without waiting for the flush (a batch of releases only, which a crash may lose without
+   * harm), {@code false} makes it durable as {@link #durableCommit()} does. Empty where the
+   * database has no such setting for one transaction.
    */
-  String lockFence(String table);
+  String commitMode();
+
+  /**
+   * Bounds how long an acquisition waits for a row lock (a fenced transaction's share lock on the
+   * fence row) within its own statement or transaction, in milliseconds; see {@link
+   * #writeAcquisition}.
+   */
+  long ACQUISITION_LOCK_WAIT_MILLIS = 1_000;
+
+  /**
+   * Before a fenced transaction starts: bounds its idle time on the server where that is a setting
+   * of the session (MariaDB), so that a holder cut off in the middle of one does not keep the fence
+   * row's share lock until the server notices the dead connection.
+   */
+  void beforeFencedTransaction(Connection connection, Duration idleBound) throws SQLException;
+
+  /** After a fenced transaction ended: undoes {@link #beforeFencedTransaction}. */
+  void afterFencedTransaction(Connection connection) throws SQLException;
+
+  /**
+   * Reads the fence row of a key with a share lock held to the end of the connection's transaction;
+   * where the database can do it for one transaction (PostgreSQL), in the same statement, bounds
+   * the transaction's idle time on the server.
+   *
+   * @param idleBound the longest the transaction may stay idle on the server
+   * @return the fence row's generation, or -1 if the key has no fence row
+   */
+  long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+      throws SQLException;
+
+  /**
+   * Tells whether the failure says a row lock could not be had within the bound (the
+   * acquisition's), the statement or transaction having been rolled back.
+   */
+  boolean isLockWaitTimeout(SQLException failure);
 
   /**
    * Tries to take the advisory lock of one 64-bit id without waiting: one row of two columns, a

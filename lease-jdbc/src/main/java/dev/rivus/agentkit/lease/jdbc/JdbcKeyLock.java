@@ -28,16 +28,23 @@ final class JdbcKeyLock implements KeyLock {
   private final Dialect dialect;
   private final long lockId;
   private final long backendPid;
+  private final NetworkBound bound;
   private final Runnable onClose;
   private final Object guard = new Object();
   private boolean closed;
 
   private JdbcKeyLock(
-      Connection connection, Dialect dialect, long lockId, long backendPid, Runnable onClose) {
+      Connection connection,
+      Dialect dialect,
+      long lockId,
+      long backendPid,
+      NetworkBound bound,
+      Runnable onClose) {
     this.connection = connection;
     this.dialect = dialect;
     this.lockId = lockId;
     this.backendPid = backendPid;
+    this.bound = bound;
     this.onClose = onClose;
   }
 
@@ -47,11 +54,17 @@ final class JdbcKeyLock implements KeyLock {
    * pg_advisory_lock} or {@code GET_LOCK} with a timeout keeps the wait interruptible and never
    * leaves a waiting statement behind. The caller closes the connection if this throws.
    *
+   * @param bound the connection's network bound, given back when the key lock is closed
    * @param onClose run once after the key lock is closed and its connection given back
    * @throws InterruptedException if the thread is interrupted while waiting
    */
   static JdbcKeyLock take(
-      Connection connection, Dialect dialect, long lockId, String key, Runnable onClose)
+      Connection connection,
+      Dialect dialect,
+      long lockId,
+      String key,
+      NetworkBound bound,
+      Runnable onClose)
       throws SQLException, InterruptedException {
     long backoffMillis = 1;
     try (PreparedStatement tryLock = connection.prepareStatement(dialect.tryLock())) {
@@ -66,8 +79,19 @@ final class JdbcKeyLock implements KeyLock {
             throw new SQLException("the advisory lock query returned no row");
           }
           if (row.getBoolean(1)) {
-            return new JdbcKeyLock(connection, dialect, lockId, row.getLong(2), onClose);
+            return new JdbcKeyLock(connection, dialect, lockId, row.getLong(2), bound, onClose);
           }
+        } catch (SQLException e) {
+          // An attempt that failed (its network timeout ran out) while an interrupt came, the
+          // loss's: the wait ends as interrupted, which it would have if the attempt had returned.
+          if (Thread.interrupted()) {
+            InterruptedException interrupted =
+                new InterruptedException(
+                    "interrupted while waiting for the key lock of '" + key + "'");
+            interrupted.initCause(e);
+            throw interrupted;
+          }
+          throw e;
         }
         TimeUnit.MILLISECONDS.sleep(backoffMillis);
         backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
@@ -126,6 +150,7 @@ final class JdbcKeyLock implements KeyLock {
         // closed below either way
       }
     }
+    bound.restore();
     JdbcLeaseRepository.closeQuietly(connection);
     onClose.run();
   }

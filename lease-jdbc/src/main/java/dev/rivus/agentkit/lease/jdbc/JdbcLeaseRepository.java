@@ -45,9 +45,9 @@ import org.jspecify.annotations.Nullable;
  * #open} (their comments name them and the schema version). An acquisition is one short transaction
  * that raises the key's fence row, then writes the record conditionally ({@code UPDATE ... WHERE
  * key_hash = ? AND revision = ? AND generation < ?}, or an insert that fails cleanly for a key that
- * has a row), committed durably; a renewal or a release is one conditional {@code UPDATE} that
- * keeps the generation, which on PostgreSQL commits without waiting for the flush. No record row
- * written is a {@link RevisionConflict}.
+ * has a row); a renewal or a release is one conditional {@code UPDATE} that keeps the generation.
+ * Every write commits durably, also on a PostgreSQL session whose {@code synchronous_commit} is
+ * off. No record row written is a {@link RevisionConflict}.
  *
  * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
  * that commits only while the lease is still the holder's. The key lock of a key is a session lock
@@ -69,7 +69,9 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   private final Dialect dialect;
   private final Sql sql;
   private final Semaphore keyLockConnections;
+  private final Semaphore fencedTransactions;
   private final int keyLockLimit;
+  private final int networkTimeoutMillis;
 
   private JdbcLeaseRepository(DataSource dataSource, JdbcOptions options, Dialect dialect) {
     this.dataSource = dataSource;
@@ -78,6 +80,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     this.sql = new Sql(table, dialect);
     this.keyLockLimit = options.keyLockLimit();
     this.keyLockConnections = new Semaphore(keyLockLimit, true);
+    this.fencedTransactions = new Semaphore(options.fencedTransactionLimit(), true);
+    this.networkTimeoutMillis = (int) options.networkTimeout().toMillis();
   }
 
   /**
@@ -311,9 +315,10 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       return counts;
     }
     // Renewals and releases keep the generation, so they share one statement.
+    boolean lighter = mayBeLost(writes);
     try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
       for (LeaseWrite write : writes) {
-        Sql.bindUpdate(update, KeyBytes.encode(write.key()), write);
+        sql.bindSameGeneration(update, KeyBytes.encode(write.key()), write, lighter);
         update.addBatch();
       }
       int[] batchCounts = update.executeBatch();
@@ -335,9 +340,22 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
           written -> written == 1);
     }
     try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
-      Sql.bindUpdate(update, keyBytes, write);
+      sql.bindSameGeneration(update, keyBytes, write, mayBeLost(List.of(write)));
       return update.executeUpdate();
     }
+  }
+
+  /**
+   * Whether a crash of the database may lose the writes: releases only. A lost release leaves the
+   * record held at its last renewal, which was durable, by a holder that has stopped: others wait
+   * one TTL for nothing, and the revision number it took is next written with a higher generation.
+   * A lost renewal would not be harmless: its holder outlives the crash and counts on it, while a
+   * successor counts its TTL from the revision before.
+   */
+  static boolean mayBeLost(List<LeaseWrite> writes) {
+    // A batch is one transaction on PostgreSQL: it may skip the flush only if all are releases.
+    return !writes.isEmpty()
+        && writes.stream().allMatch(write -> write.intent() == LeaseWrite.Intent.RELEASE);
   }
 
   /**
@@ -433,18 +451,29 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       keyLockConnections.release();
       throw e;
     }
+    NetworkBound bound = null;
     try {
       autoCommit(connection);
-      return JdbcKeyLock.take(connection, dialect, lockId, key, keyLockConnections::release);
+      // Every call of the key lock is bounded, so that a wait on a dead network still ends, and
+      // sees the interrupt of a loss.
+      bound = NetworkBound.apply(connection, networkTimeoutMillis);
+      return JdbcKeyLock.take(connection, dialect, lockId, key, bound, keyLockConnections::release);
     } catch (SQLException e) {
-      closeQuietly(connection);
-      keyLockConnections.release();
+      giveBack(connection, bound);
       throw failure(key, "take the key lock of", e);
     } catch (InterruptedException | RuntimeException | Error e) {
-      closeQuietly(connection);
-      keyLockConnections.release();
+      giveBack(connection, bound);
       throw e;
     }
+  }
+
+  /** Gives back a key lock's connection and turn when taking the key lock failed. */
+  private void giveBack(Connection connection, @Nullable NetworkBound bound) {
+    if (bound != null) {
+      bound.restore();
+    }
+    closeQuietly(connection);
+    keyLockConnections.release();
   }
 
   // ---- fenced transactions ----
@@ -459,9 +488,13 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * row and are never held up by a fenced transaction.
    *
    * <p>The work gets the connection in a transaction (auto-commit off) and must neither commit,
-   * roll back nor close it. A long transaction delays a successor's acquisition by as long; bound
-   * it (a statement timeout, or {@link FencingToken#onLoss} with {@code Statement::cancel}) if that
-   * matters.
+   * roll back nor close it. A running transaction delays a successor's acquisition, which waits for
+   * it in bounded attempts of {@value Dialect#ACQUISITION_LOCK_WAIT_MILLIS} ms; the server ends one
+   * that stays idle for longer than the lease's TTL (a holder cut off or stopped in the middle), so
+   * a stalled holder cannot keep its successor out. Bound long statements yourself (a statement
+   * timeout, or {@link FencingToken#onLoss} with {@code Statement::cancel}). At most {@link
+   * JdbcOptions#fencedTransactionLimit()} fenced transactions of this repository run at once, each
+   * on a connection of its data source; more wait for a turn.
    *
    * @param lease the lease the work needs
    * @param work the work; it writes through the connection it is given
@@ -471,10 +504,12 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    *     release or no record; nothing was committed
    * @throws SQLException if the work, the check or the commit failed; nothing was committed, except
    *     by a commit whose outcome the failure leaves unknown
+   * @throws InterruptedException if interrupted while waiting for a turn ({@link
+   *     JdbcOptions#fencedTransactionLimit()})
    * @throws NullPointerException if an argument is null
    */
   public <T extends @Nullable Object> T inFencedTransaction(Lease lease, FencedTransaction<T> work)
-      throws SQLException {
+      throws SQLException, InterruptedException {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(work, "work");
     return fencedTransaction(lease.key(), lease.generation(), localLoss(lease), work);
@@ -491,10 +526,12 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * @throws LeaseLost if the lease is not held here any more, or the database shows a successor, a
    *     release or no record; nothing was committed
    * @throws SQLException if the work, the check or the commit failed
+   * @throws InterruptedException if interrupted while waiting for a turn ({@link
+   *     JdbcOptions#fencedTransactionLimit()})
    * @throws NullPointerException if an argument is null
    */
   public <T extends @Nullable Object> T inFencedTransaction(
-      FencingToken token, FencedTransaction<T> work) throws SQLException {
+      FencingToken token, FencedTransaction<T> work) throws SQLException, InterruptedException {
     Objects.requireNonNull(token, "token");
     Objects.requireNonNull(work, "work");
     LeaseLost lost =
@@ -528,64 +565,89 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
           "verifyFence needs a connection in a transaction (auto-commit off): in auto-commit"
               + " mode the fence row's lock would end with the check");
     }
-    checkFence(connection, key, generation);
+    // The record is read on a connection of its own, outside the caller's transaction (see
+    // fencedTransaction); the fence row in it decides.
+    LeaseSnapshot current = load(key).orElse(null);
+    byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
+    checkFence(connection, key, generation, keyHash, current, idleBound(key, generation, current));
   }
 
   private <T extends @Nullable Object> T fencedTransaction(
       String key, long generation, @Nullable LeaseLost lostHere, FencedTransaction<T> work)
-      throws SQLException {
+      throws SQLException, InterruptedException {
     if (lostHere != null) {
       throw lostHere;
     }
+    byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
+    fencedTransactions.acquire();
     try (Connection connection = dataSource.getConnection()) {
-      return inTransaction(
-          connection,
-          c -> {
-            checkFence(c, key, generation);
-            return work.run(c);
-          },
-          result -> true);
+      autoCommit(connection);
+      // Read before the transaction, so that no isolation level (MariaDB's SERIALIZABLE turns
+      // plain reads into share locks) makes the record's renewals wait for the transaction.
+      LeaseSnapshot current = readRecord(connection, key, keyHash);
+      Duration idleBound = idleBound(key, generation, current);
+      dialect.beforeFencedTransaction(connection, idleBound);
+      try {
+        return inTransaction(
+            connection,
+            c -> {
+              checkFence(c, key, generation, keyHash, current, idleBound);
+              return work.run(c);
+            },
+            result -> true);
+      } finally {
+        try {
+          dialect.afterFencedTransaction(connection);
+        } catch (SQLException | RuntimeException broken) {
+          connection.abort(Runnable::run); // never lend out a session with our setting
+        }
+      }
+    } finally {
+      fencedTransactions.release();
     }
   }
 
-  private void checkFence(Connection connection, String key, long generation) throws SQLException {
-    byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
-    long fenced = -1;
-    try (PreparedStatement lock = connection.prepareStatement(dialect.lockFence(table))) {
-      lock.setBytes(1, keyHash);
-      try (ResultSet row = lock.executeQuery()) {
-        if (row.next()) {
-          fenced = row.getLong(1);
-        }
-      }
+  /**
+   * How long a fenced transaction may stay idle on the server: the lease's TTL. A holder silent for
+   * that long has lost its lease anyway, and the server then ends the transaction, freeing the
+   * fence row for a successor.
+   */
+  private Duration idleBound(String key, long generation, @Nullable LeaseSnapshot current) {
+    if (current == null) {
+      throw missing(key, generation, null, table);
     }
-    // Read after the lock: no acquisition of this key can commit until the transaction ends.
-    LeaseSnapshot current = null;
+    Duration ttl = current.ttl();
+    return ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl;
+  }
+
+  private @Nullable LeaseSnapshot readRecord(Connection connection, String key, byte[] keyHash)
+      throws SQLException {
     try (PreparedStatement select = connection.prepareStatement(sql.selectOne())) {
       select.setBytes(1, keyHash);
       try (ResultSet row = select.executeQuery()) {
-        if (row.next()) {
-          current = snapshot(key, row);
-        }
+        return row.next() ? snapshot(key, row) : null;
       }
     }
-    if (fenced < 0 || current == null) {
-      throw new LeaseLost(
-          key,
-          generation,
-          LeaseLost.Reason.STORE_LOST,
-          current,
-          new StoreLost(
-              "the "
-                  + (current == null ? "record" : "fence row")
-                  + " of lease '"
-                  + key
-                  + "' is missing from "
-                  + dialect.name()
-                  + " table '"
-                  + (current == null ? table : sql.fenceTable())
-                  + "'",
-              null));
+  }
+
+  /**
+   * Locks the fence row and checks it and the record, read before: the fence row decides (no
+   * acquisition can commit while the lock is held); the record tells a release, and what to report.
+   */
+  private void checkFence(
+      Connection connection,
+      String key,
+      long generation,
+      byte[] keyHash,
+      @Nullable LeaseSnapshot current,
+      Duration idleBound)
+      throws SQLException {
+    long fenced = dialect.lockFence(connection, sql, keyHash, idleBound);
+    if (current == null) {
+      throw missing(key, generation, null, table);
+    }
+    if (fenced < 0) {
+      throw missing(key, generation, current, sql.fenceTable());
     }
     if (fenced != generation || current.generation() != generation) {
       throw new LeaseLost(key, generation, LeaseLost.Reason.TAKEN_OVER, current, null);
@@ -593,6 +655,26 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     if (current.state() != LeaseState.HELD) {
       throw new LeaseLost(key, generation, LeaseLost.Reason.RELEASED, current, null);
     }
+  }
+
+  private LeaseLost missing(
+      String key, long generation, @Nullable LeaseSnapshot current, String where) {
+    return new LeaseLost(
+        key,
+        generation,
+        LeaseLost.Reason.STORE_LOST,
+        current,
+        new StoreLost(
+            "the "
+                + (current == null ? "record" : "fence row")
+                + " of lease '"
+                + key
+                + "' is missing from "
+                + dialect.name()
+                + " table '"
+                + where
+                + "'",
+            null));
   }
 
   /** The loss a lease that is no longer held here tells, or {@code null} while it is held. */
@@ -634,8 +716,13 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   private <T> T withConnection(@Nullable String key, String what, Work<T> work) {
     boolean interrupted = Thread.interrupted();
     try (Connection connection = dataSource.getConnection()) {
-      autoCommit(connection);
-      return work.run(connection);
+      NetworkBound bound = NetworkBound.apply(connection, networkTimeoutMillis);
+      try {
+        autoCommit(connection);
+        return work.run(connection);
+      } finally {
+        bound.restore();
+      }
     } catch (SQLException e) {
       if (dialect.isUndefinedTable(e)) {
         throw new StoreLost(

@@ -4,13 +4,15 @@
  */
 package dev.rivus.agentkit.lease.jdbc;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The options of a {@link JdbcLeaseRepository}: the name of its table and how many key locks may
- * hold connections at once. Immutable; start from {@link #defaults()}.
+ * The options of a {@link JdbcLeaseRepository}: the name of its table, how many key locks and
+ * fenced transactions may hold connections at once, and how long its own statements may wait for
+ * the network. Immutable; start from {@link #defaults()}.
  */
 public final class JdbcOptions {
 
@@ -28,20 +30,36 @@ public final class JdbcOptions {
   /** The key lock limit of {@link #defaults()}. */
   public static final int DEFAULT_KEY_LOCK_LIMIT = 4;
 
+  /** The fenced transaction limit of {@link #defaults()}. */
+  public static final int DEFAULT_FENCED_TRANSACTION_LIMIT = 4;
+
+  /** The network timeout of {@link #defaults()}. */
+  public static final Duration DEFAULT_NETWORK_TIMEOUT = Duration.ofSeconds(10);
+
   private static final JdbcOptions DEFAULTS =
-      new JdbcOptions(DEFAULT_TABLE_NAME, DEFAULT_KEY_LOCK_LIMIT);
+      new JdbcOptions(
+          DEFAULT_TABLE_NAME,
+          DEFAULT_KEY_LOCK_LIMIT,
+          DEFAULT_FENCED_TRANSACTION_LIMIT,
+          DEFAULT_NETWORK_TIMEOUT);
 
   private final String tableName;
   private final int keyLockLimit;
+  private final int fencedTransactionLimit;
+  private final Duration networkTimeout;
 
-  private JdbcOptions(String tableName, int keyLockLimit) {
+  private JdbcOptions(
+      String tableName, int keyLockLimit, int fencedTransactionLimit, Duration networkTimeout) {
     this.tableName = tableName;
     this.keyLockLimit = keyLockLimit;
+    this.fencedTransactionLimit = fencedTransactionLimit;
+    this.networkTimeout = networkTimeout;
   }
 
   /**
    * Returns the default options: table {@value #DEFAULT_TABLE_NAME}, at most {@value
-   * #DEFAULT_KEY_LOCK_LIMIT} key locks at once.
+   * #DEFAULT_KEY_LOCK_LIMIT} key locks and {@value #DEFAULT_FENCED_TRANSACTION_LIMIT} fenced
+   * transactions at once, a network timeout of 10 seconds.
    *
    * @return the defaults
    */
@@ -68,7 +86,7 @@ public final class JdbcOptions {
               + "' is not allowed: use 1 to 57 lower-case ASCII letters, digits and underscores,"
               + " not starting with a digit");
     }
-    return new JdbcOptions(tableName, keyLockLimit);
+    return new JdbcOptions(tableName, keyLockLimit, fencedTransactionLimit, networkTimeout);
   }
 
   /**
@@ -86,7 +104,7 @@ public final class JdbcOptions {
     if (keyLockLimit < 1) {
       throw new IllegalArgumentException("keyLockLimit must be at least 1, was " + keyLockLimit);
     }
-    return new JdbcOptions(tableName, keyLockLimit);
+    return new JdbcOptions(tableName, keyLockLimit, fencedTransactionLimit, networkTimeout);
   }
 
   /**
@@ -96,6 +114,68 @@ public final class JdbcOptions {
    */
   public int keyLockLimit() {
     return keyLockLimit;
+  }
+
+  /**
+   * Returns these options with another fenced transaction limit: how many fenced transactions of
+   * one repository may run at once, each on a connection of the data source; more wait for a turn.
+   * With the key lock limit, keep it below the pool's size so that renewals always find a
+   * connection.
+   *
+   * @param fencedTransactionLimit at least 1
+   * @return the new options
+   * @throws IllegalArgumentException if the limit is below 1
+   */
+  public JdbcOptions withFencedTransactionLimit(int fencedTransactionLimit) {
+    if (fencedTransactionLimit < 1) {
+      throw new IllegalArgumentException(
+          "fencedTransactionLimit must be at least 1, was " + fencedTransactionLimit);
+    }
+    return new JdbcOptions(tableName, keyLockLimit, fencedTransactionLimit, networkTimeout);
+  }
+
+  /**
+   * Returns how many fenced transactions may run at once.
+   *
+   * @return the limit, at least 1
+   */
+  public int fencedTransactionLimit() {
+    return fencedTransactionLimit;
+  }
+
+  /**
+   * Returns these options with another network timeout: how long one of the repository's own
+   * statements (a load, a save, a heartbeat's batch, a key lock's attempt, release or check) waits
+   * for the database to answer before it fails ({@link java.sql.Connection#setNetworkTimeout}, set
+   * while the repository uses the connection). A connection whose far end died silently then fails
+   * instead of holding the manager's renewal round for good. A shorter timeout the connection
+   * already has (the driver's {@code socketTimeout}) is kept. Fenced transactions run the caller's
+   * statements under the caller's own timeouts.
+   *
+   * @param networkTimeout at least one millisecond, at most {@code Integer.MAX_VALUE} milliseconds
+   * @return the new options
+   * @throws IllegalArgumentException if out of range
+   * @throws NullPointerException if {@code networkTimeout} is null
+   */
+  public JdbcOptions withNetworkTimeout(Duration networkTimeout) {
+    Objects.requireNonNull(networkTimeout, "networkTimeout");
+    if (networkTimeout.toMillis() < 1 || networkTimeout.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "networkTimeout must be between 1 ms and "
+              + Integer.MAX_VALUE
+              + " ms, was "
+              + networkTimeout);
+    }
+    return new JdbcOptions(tableName, keyLockLimit, fencedTransactionLimit, networkTimeout);
+  }
+
+  /**
+   * Returns how long the repository's own statements wait for the database.
+   *
+   * @return the network timeout
+   */
+  public Duration networkTimeout() {
+    return networkTimeout;
   }
 
   /**
@@ -109,18 +189,28 @@ public final class JdbcOptions {
 
   @Override
   public boolean equals(@Nullable Object other) {
-    return other instanceof JdbcOptions
-        && ((JdbcOptions) other).tableName.equals(tableName)
-        && ((JdbcOptions) other).keyLockLimit == keyLockLimit;
+    return other instanceof JdbcOptions that
+        && that.tableName.equals(tableName)
+        && that.keyLockLimit == keyLockLimit
+        && that.fencedTransactionLimit == fencedTransactionLimit
+        && that.networkTimeout.equals(networkTimeout);
   }
 
   @Override
   public int hashCode() {
-    return tableName.hashCode() * 31 + keyLockLimit;
+    return Objects.hash(tableName, keyLockLimit, fencedTransactionLimit, networkTimeout);
   }
 
   @Override
   public String toString() {
-    return "JdbcOptions[tableName=" + tableName + ", keyLockLimit=" + keyLockLimit + "]";
+    return "JdbcOptions[tableName="
+        + tableName
+        + ", keyLockLimit="
+        + keyLockLimit
+        + ", fencedTransactionLimit="
+        + fencedTransactionLimit
+        + ", networkTimeout="
+        + networkTimeout
+        + "]";
   }
 }

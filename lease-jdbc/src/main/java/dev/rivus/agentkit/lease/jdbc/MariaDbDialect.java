@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -93,7 +94,11 @@ final class MariaDbDialect implements Dialect {
     try {
       try (PreparedStatement fence =
           connection.prepareStatement(
-              "INSERT INTO "
+              // A stalled holder's fenced transaction must not keep an acquisition waiting past
+              // its caller's budget (InnoDB counts whole seconds).
+              "SET STATEMENT innodb_lock_wait_timeout = "
+                  + Math.max(1, Dialect.ACQUISITION_LOCK_WAIT_MILLIS / 1000)
+                  + " FOR INSERT INTO "
                   + sql.fenceTable()
                   + " (key_hash, generation) VALUES (?, ?)"
                   + " ON DUPLICATE KEY UPDATE generation = VALUES(generation)")) {
@@ -112,7 +117,7 @@ final class MariaDbDialect implements Dialect {
         return update.executeUpdate();
       }
     } catch (SQLException e) {
-      if (isDuplicateKey(e) || isDeadlock(e)) {
+      if (isDuplicateKey(e) || isDeadlock(e) || isLockWaitTimeout(e)) {
         return 0;
       }
       throw e;
@@ -129,18 +134,61 @@ final class MariaDbDialect implements Dialect {
     return failure.getErrorCode() == 1213 || "40001".equals(failure.getSQLState());
   }
 
-  /** Nothing: InnoDB's flush on commit is a global setting, not one of a transaction. */
+  /**
+   * Nothing: InnoDB's flush on commit ({@code innodb_flush_log_at_trx_commit}) is a global setting,
+   * not one of a transaction; it must be 1, its default.
+   */
   @Override
-  public String lighterCommit() {
+  public String durableCommit() {
     return "";
   }
 
-  /** {@code LOCK IN SHARE MODE}: MariaDB before 11 has no {@code FOR SHARE}. */
+  /** Nothing, as for {@link #durableCommit()}: releases wait for the flush too. */
   @Override
-  public String lockFence(String table) {
-    return "SELECT generation FROM "
-        + Schema.fenceTable(table)
-        + " WHERE key_hash = ? LOCK IN SHARE MODE";
+  public String commitMode() {
+    return "";
+  }
+
+  /**
+   * {@code LOCK IN SHARE MODE}: MariaDB before 11 has no {@code FOR SHARE}. The idle bound is the
+   * session's ({@link #beforeFencedTransaction}).
+   */
+  @Override
+  public long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+      throws SQLException {
+    try (PreparedStatement lock =
+        connection.prepareStatement(
+            "SELECT generation FROM "
+                + sql.fenceTable()
+                + " WHERE key_hash = ? LOCK IN SHARE MODE")) {
+      lock.setBytes(1, keyHash);
+      try (ResultSet row = lock.executeQuery()) {
+        return row.next() ? row.getLong(1) : -1;
+      }
+    }
+  }
+
+  /** {@code idle_transaction_timeout} (MariaDB 10.3), in whole seconds, for the session. */
+  @Override
+  public void beforeFencedTransaction(Connection connection, Duration idleBound)
+      throws SQLException {
+    long seconds = Math.max(1, (idleBound.toMillis() + 999) / 1000);
+    try (Statement set = connection.createStatement()) {
+      set.execute("SET SESSION idle_transaction_timeout = " + seconds);
+    }
+  }
+
+  @Override
+  public void afterFencedTransaction(Connection connection) throws SQLException {
+    try (Statement reset = connection.createStatement()) {
+      reset.execute("SET SESSION idle_transaction_timeout = DEFAULT");
+    }
+  }
+
+  /** ER_LOCK_WAIT_TIMEOUT (1205). */
+  @Override
+  public boolean isLockWaitTimeout(SQLException failure) {
+    return failure.getErrorCode() == 1205;
   }
 
   @Override

@@ -12,7 +12,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * PostgreSQL (9.5 or later, for {@code ON CONFLICT}).
@@ -21,9 +24,10 @@ import java.util.List;
  * that raises the fence row ({@code INSERT ... ON CONFLICT DO UPDATE}, which waits for the share
  * locks of fenced transactions) and whose result the record's conditional {@code UPDATE} (or {@code
  * INSERT ... ON CONFLICT DO NOTHING}) joins, so the fence row is always locked before the record
- * row. Renewals and releases set {@code synchronous_commit} to {@code off} for their own
- * transaction, in the same statement ({@code set_config(..., true)} in a one-row {@code FROM}), so
- * they cost no extra round trip and change nothing of the session for the pool's next user.
+ * row. Every write commits durably even on a session whose {@code synchronous_commit} the
+ * application turned off: the statement raises it for its own transaction ({@code set_config(...,
+ * true)} in a one-row {@code FROM}), so it costs no extra round trip and changes nothing of the
+ * session for the pool's next user.
  */
 final class PostgresDialect implements Dialect {
 
@@ -43,8 +47,8 @@ final class PostgresDialect implements Dialect {
   /**
    * In one transaction under an advisory lock of the table's name: without it, two sessions running
    * {@code CREATE TABLE IF NOT EXISTS} at once can fail on the catalog's unique index, and the
-   * comments would be written on a table that someone else made. So the statements run only if the
-   * record table does not exist.
+   * comments would be written on a table that someone else made. So a table's statements run only
+   * if that table does not exist: a missing fence table is made beside an existing record table.
    */
   @Override
   public void createTables(Connection connection, String table, List<String> statements)
@@ -56,9 +60,15 @@ final class PostgresDialect implements Dialect {
         lock.setLong(1, KeyBytes.lockId("lease-jdbc schema", table.getBytes(UTF_8)));
         lock.executeQuery().close();
       }
-      if (!tableComment(connection, table).exists()) {
-        try (Statement statement = connection.createStatement()) {
-          for (String sql : statements) {
+      Set<String> existing = new HashSet<>();
+      for (String name : List.of(table, Schema.fenceTable(table))) {
+        if (tableComment(connection, name).exists()) {
+          existing.add(name);
+        }
+      }
+      try (Statement statement = connection.createStatement()) {
+        for (String sql : statements) {
+          if (!existing.contains(Schema.tableOf(sql))) {
             statement.execute(sql);
           }
         }
@@ -89,10 +99,14 @@ final class PostgresDialect implements Dialect {
   @Override
   public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
+    // The lock wait is bounded before the fence row is touched (the SELECT runs first): a stalled
+    // holder's fenced transaction must not keep an acquisition waiting past its caller's budget.
     String raiseFence =
         "WITH fence AS (INSERT INTO "
             + sql.fenceTable()
-            + " (key_hash, generation) VALUES (?, ?) ON CONFLICT (key_hash) DO UPDATE"
+            + " (key_hash, generation) SELECT ?, ? FROM (SELECT set_config('lock_timeout', '"
+            + Dialect.ACQUISITION_LOCK_WAIT_MILLIS
+            + "', true)) AS lock_bound ON CONFLICT (key_hash) DO UPDATE"
             + " SET generation = EXCLUDED.generation RETURNING key_hash) ";
     String statement =
         write.expectedRevision() == 0
@@ -102,10 +116,14 @@ final class PostgresDialect implements Dialect {
                 + " ("
                 + Sql.RECORD_COLUMNS
                 + ", key_hash) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, fence.key_hash"
-                + " FROM fence ON CONFLICT (key_hash) DO NOTHING"
+                + " FROM fence, "
+                + durableCommit()
+                + " ON CONFLICT (key_hash) DO NOTHING"
             : raiseFence
                 + sql.updateRecordPrefix()
-                + " FROM fence WHERE "
+                + " FROM fence, "
+                + durableCommit()
+                + " WHERE "
                 + sql.table()
                 + ".key_hash = fence.key_hash AND revision = ? AND "
                 + sql.table()
@@ -123,7 +141,7 @@ final class PostgresDialect implements Dialect {
       }
       return acquire.executeUpdate();
     } catch (SQLException e) {
-      if (isRaceLost(e)) {
+      if (isRaceLost(e) || isLockWaitTimeout(e)) {
         return 0;
       }
       throw e;
@@ -135,14 +153,61 @@ final class PostgresDialect implements Dialect {
     return "40001".equals(failure.getSQLState()) || "40P01".equals(failure.getSQLState());
   }
 
+  /**
+   * Raises {@code synchronous_commit} from {@code off} to {@code on} for the statement's own
+   * transaction ({@code set_config(..., true)}, so nothing is left on the pooled session), and
+   * leaves every other value, all of which flush locally before the commit returns. Evaluated
+   * whenever the statement writes a row, since the row is joined with it.
+   */
+  /**
+   * As {@link #durableCommit()}, or {@code off} when the bound parameter is {@code true}: a batch
+   * of releases only.
+   */
   @Override
-  public String lighterCommit() {
-    return " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS lighter_commit";
+  public String commitMode() {
+    return "(SELECT set_config('synchronous_commit', CASE WHEN ? THEN 'off'"
+        + " WHEN current_setting('synchronous_commit') = 'off' THEN 'on'"
+        + " ELSE current_setting('synchronous_commit') END, true) AS mode) AS commit_mode";
   }
 
   @Override
-  public String lockFence(String table) {
-    return "SELECT generation FROM " + Schema.fenceTable(table) + " WHERE key_hash = ? FOR SHARE";
+  public String durableCommit() {
+    return "(SELECT CASE WHEN current_setting('synchronous_commit') = 'off'"
+        + " THEN set_config('synchronous_commit', 'on', true) END AS raised) AS durable_commit";
+  }
+
+  @Override
+  public long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+      throws SQLException {
+    try (PreparedStatement lock =
+        connection.prepareStatement(
+            "SELECT f.generation FROM "
+                + sql.fenceTable()
+                + " f, (SELECT set_config('idle_in_transaction_session_timeout', ?, true))"
+                + " AS idle_bound WHERE f.key_hash = ? FOR SHARE OF f")) {
+      lock.setString(1, millis(idleBound));
+      lock.setBytes(2, keyHash);
+      try (ResultSet row = lock.executeQuery()) {
+        return row.next() ? row.getLong(1) : -1;
+      }
+    }
+  }
+
+  private static String millis(Duration bound) {
+    return Long.toString(Math.max(1, bound.toMillis()));
+  }
+
+  /** Nothing: {@link #lockFence} bounds the transaction's idle time, for that transaction only. */
+  @Override
+  public void beforeFencedTransaction(Connection connection, Duration idleBound) {}
+
+  @Override
+  public void afterFencedTransaction(Connection connection) {}
+
+  /** lock_not_available (55P03): {@code lock_timeout} ran out. */
+  @Override
+  public boolean isLockWaitTimeout(SQLException failure) {
+    return "55P03".equals(failure.getSQLState());
   }
 
   @Override

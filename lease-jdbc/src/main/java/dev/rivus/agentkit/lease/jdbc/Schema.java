@@ -37,6 +37,8 @@ final class Schema {
   private static final String RECORDS_MARK = "lease-jdbc lease records, schema ";
   private static final String FENCES_MARK = "lease-jdbc fences, schema ";
   private static final Pattern VERSION_NUMBER = Pattern.compile("\\d{1,9}");
+  private static final Pattern NAMED_TABLE =
+      Pattern.compile("(?:CREATE TABLE IF NOT EXISTS|COMMENT ON TABLE) ([a-z_][a-z0-9_]*)");
 
   private Schema() {}
 
@@ -62,6 +64,15 @@ final class Schema {
       }
     }
     return statements;
+  }
+
+  /**
+   * The table a statement of the DDL files creates or comments on, or {@code null} for another
+   * statement.
+   */
+  static @Nullable String tableOf(String statement) {
+    Matcher names = NAMED_TABLE.matcher(statement);
+    return names.lookingAt() ? names.group(1) : null;
   }
 
   /** Creates both tables if they do not exist, in auto-commit mode. */

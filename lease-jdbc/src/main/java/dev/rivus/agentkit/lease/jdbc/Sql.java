@@ -43,6 +43,7 @@ final class Sql {
   private final String checkColumns;
   private final String updateRaising;
   private final String updateSameGeneration;
+  private final boolean hasCommitMode;
   private final String insert;
   private final String pruneAll;
   private final String pruneOlder;
@@ -71,8 +72,10 @@ final class Sql {
     String set = "UPDATE " + table + SET_RECORD;
     String where = " WHERE key_hash = ? AND revision = ?";
     updateRaising = set + where + " AND generation < ?";
-    // Renewals and releases may be lost in a crash of the database: see lighterCommit.
-    updateSameGeneration = set + dialect.lighterCommit() + where + " AND generation = ?";
+    String commitMode = dialect.commitMode();
+    hasCommitMode = !commitMode.isEmpty();
+    updateSameGeneration =
+        set + (hasCommitMode ? " FROM " + commitMode : "") + where + " AND generation = ?";
     insert =
         "INSERT INTO "
             + table
@@ -116,9 +119,29 @@ final class Sql {
     return checkColumns;
   }
 
-  /** The update of a renewal or a release, which keeps the generation; as {@link #bindUpdate}. */
+  /**
+   * The update of a renewal or a release, which keeps the generation; as {@link
+   * #bindSameGeneration}.
+   */
   String updateSameGeneration() {
     return updateSameGeneration;
+  }
+
+  /**
+   * Binds the parameters of {@link #updateSameGeneration}: the record, whether its transaction may
+   * commit without waiting for the flush ({@code lighter}, where the dialect can say so), then the
+   * key's hash, the expected revision and the generation.
+   */
+  void bindSameGeneration(
+      PreparedStatement statement, byte[] keyBytes, LeaseWrite write, boolean lighter)
+      throws SQLException {
+    int next = bindRecord(statement, 1, write.snapshot());
+    if (hasCommitMode) {
+      statement.setBoolean(next++, lighter);
+    }
+    statement.setBytes(next++, KeyBytes.hash(keyBytes));
+    statement.setLong(next++, write.expectedRevision());
+    statement.setLong(next, write.snapshot().generation());
   }
 
   /** The update of an acquisition, which must raise the generation; as {@link #bindUpdate}. */
@@ -154,7 +177,7 @@ final class Sql {
     statement.setBytes(14, KeyBytes.hash(keyBytes));
   }
 
-  /** Binds parameters 1–15 of {@link #updateSameGeneration} and {@link #updateRaising}. */
+  /** Binds parameters 1–15 of {@link #updateRaising}. */
   static void bindUpdate(PreparedStatement statement, byte[] keyBytes, LeaseWrite write)
       throws SQLException {
     bindRecord(statement, 1, write.snapshot());

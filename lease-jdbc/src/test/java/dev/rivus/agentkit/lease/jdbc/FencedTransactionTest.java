@@ -139,7 +139,7 @@ class FencedTransactionTest {
                         await(finish);
                         return n;
                       });
-                } catch (SQLException e) {
+                } catch (SQLException | InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
               });
@@ -200,7 +200,7 @@ class FencedTransactionTest {
                         await(finish);
                         return n;
                       });
-                } catch (SQLException e) {
+                } catch (SQLException | InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
               });

@@ -112,6 +112,20 @@ class JdbcSchemaTest {
 
   @ParameterizedTest
   @EnumSource(TestServer.class)
+  void createMakesAMissingFenceTableAsItsMessageSays(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server)) {
+      db.create().close();
+      server.run("DROP TABLE " + db.table + "_fence");
+
+      try (JdbcLeaseRepository repository = db.create()) {
+        repository.save(Samples.firstWrite("fenced-again", "h"));
+        assertThat(repository.load("fenced-again")).isPresent();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
   void processesCreatingTheSchemaAtOnceAllSucceed(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server)) {
       int creators = 6;

@@ -4,11 +4,13 @@
  */
 package dev.rivus.agentkit.lease.jdbc;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.Consumer;
 
 /**
  * A fresh lease table on a test server, with a pool, for one test; closing it closes the pool and
@@ -35,6 +37,12 @@ final class TestDatabase implements AutoCloseable {
   static TestDatabase on(TestServer server, int poolSize, long timeoutMillis) {
     server.requireReachable();
     return new TestDatabase(server, server.pool(poolSize, timeoutMillis));
+  }
+
+  /** With a pool on which the application set something of its own, as the isolation level. */
+  static TestDatabase on(TestServer server, Consumer<HikariConfig> application) {
+    server.requireReachable();
+    return new TestDatabase(server, server.pool(16, 10_000, application));
   }
 
   JdbcOptions options() {

@@ -8,10 +8,15 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -27,6 +32,7 @@ enum TestServer {
       "LEASE_TEST_POSTGRES_URL",
       "jdbc:postgresql://127.0.0.1:5432/test?user=root",
       "SELECT pg_terminate_backend(%d)",
+      "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
       "bytea",
       "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
           + " AND position(? in query) > 0"),
@@ -35,6 +41,7 @@ enum TestServer {
       "LEASE_TEST_MARIADB_URL",
       "jdbc:mariadb://127.0.0.1:3306/test?user=root",
       "KILL %d",
+      "SELECT ID, HOST FROM information_schema.PROCESSLIST",
       "VARBINARY(16)",
       "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
           + " AND LOCATE(?, trx_query) > 0");
@@ -42,6 +49,7 @@ enum TestServer {
   private final String product;
   private final String url;
   private final String endSession;
+  private final String sessionsWithClientPorts;
   private final String binaryType;
   private final String lockWaits;
   private volatile String unreachable = "";
@@ -52,11 +60,13 @@ enum TestServer {
       String urlVariable,
       String defaultUrl,
       String endSession,
+      String sessionsWithClientPorts,
       String binaryType,
       String lockWaits) {
     this.product = product;
     this.url = System.getenv().getOrDefault(urlVariable, defaultUrl);
     this.endSession = endSession;
+    this.sessionsWithClientPorts = sessionsWithClientPorts;
     this.binaryType = binaryType;
     this.lockWaits = lockWaits;
   }
@@ -79,6 +89,11 @@ enum TestServer {
         return row.getLong(1);
       }
     }
+  }
+
+  /** The product name, as the driver reports it. */
+  String product() {
+    return product;
   }
 
   /** Tells whether the server answered, asking it once per test run. */
@@ -112,11 +127,17 @@ enum TestServer {
 
   /** A pool of at most {@code size} connections that waits at most {@code timeoutMillis}. */
   HikariDataSource pool(int size, long timeoutMillis) {
+    return pool(size, timeoutMillis, config -> {});
+  }
+
+  /** As {@link #pool(int, long)}, with what the application sets on the pool, as its isolation. */
+  HikariDataSource pool(int size, long timeoutMillis, Consumer<HikariConfig> application) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     config.setMaximumPoolSize(size);
     config.setMinimumIdle(1);
     config.setConnectionTimeout(timeoutMillis);
+    application.accept(config);
     return new HikariDataSource(config);
   }
 
@@ -148,6 +169,35 @@ enum TestServer {
   /** Ends a database session, as a network failure or an administrator would. */
   void endSession(long sessionId) throws SQLException {
     execute(String.format(Locale.ROOT, endSession, sessionId));
+  }
+
+  /**
+   * Ends every session that the server reports as coming from one of {@code clientPorts} (a TCP
+   * port on the client's side, for example a {@link TcpProxy}'s ports towards the server), as an
+   * administrator would; returns the sessions it ended.
+   */
+  List<Long> endSessionsFromClientPorts(Set<Integer> clientPorts) throws SQLException {
+    List<Long> sessions = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(sessionsWithClientPorts)) {
+      while (row.next()) {
+        // PostgreSQL reports the port alone, MariaDB host:port.
+        String client = String.valueOf(row.getObject(2));
+        String port = client.substring(client.lastIndexOf(':') + 1);
+        if (port.matches("[0-9]{1,5}") && clientPorts.contains(Integer.parseInt(port))) {
+          sessions.add(row.getLong(1));
+        }
+      }
+    }
+    for (long session : sessions) {
+      try {
+        endSession(session);
+      } catch (SQLException alreadyGone) {
+        // MariaDB: "Unknown thread id" for a session that ended meanwhile
+      }
+    }
+    return sessions;
   }
 
   private void execute(String sql) throws SQLException {

@@ -31,6 +31,7 @@ final class ConcurrentSavers {
   private final int threads;
   private final Duration duration;
   private final Duration patience;
+  private final String handlePrefix;
 
   ConcurrentSavers(
       List<LeaseRepository> instances,
@@ -38,11 +39,26 @@ final class ConcurrentSavers {
       int threads,
       Duration duration,
       Duration patience) {
+    this(instances, key, threads, duration, patience, "saver-");
+  }
+
+  /**
+   * Savers whose handle ids start with {@code handlePrefix}, so that savers in several processes
+   * write under distinct holders.
+   */
+  ConcurrentSavers(
+      List<LeaseRepository> instances,
+      String key,
+      int threads,
+      Duration duration,
+      Duration patience,
+      String handlePrefix) {
     this.instances = List.copyOf(instances);
     this.key = key;
     this.threads = threads;
     this.duration = duration;
     this.patience = patience;
+    this.handlePrefix = handlePrefix;
   }
 
   /** What the savers won, all together. */
@@ -53,12 +69,19 @@ final class ConcurrentSavers {
    */
   Outcome run(Workers workers) throws Exception {
     instances.get(0).save(Samples.firstWrite(key, "seed"));
+    return race(workers);
+  }
+
+  /**
+   * Races the threads for {@code duration} on a record someone else seeded, and sums their wins.
+   */
+  Outcome race(Workers workers) throws Exception {
     CountDownLatch start = new CountDownLatch(1);
     List<Future<Outcome>> savers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      HolderIdentity self = Samples.holder("saver-" + i);
+      HolderIdentity self = Samples.holder(handlePrefix + i);
       LeaseRepository repository = instances.get(i % instances.size());
-      savers.add(workers.submit(() -> race(repository, self, start)));
+      savers.add(workers.submit(() -> cycles(repository, self, start)));
     }
     start.countDown();
     List<Long> won = new ArrayList<>();
@@ -73,7 +96,7 @@ final class ConcurrentSavers {
     return new Outcome(won, raises, conflicts);
   }
 
-  private Outcome race(LeaseRepository repository, HolderIdentity self, CountDownLatch start)
+  private Outcome cycles(LeaseRepository repository, HolderIdentity self, CountDownLatch start)
       throws InterruptedException {
     start.await();
     long end = System.nanoTime() + duration.toNanos();

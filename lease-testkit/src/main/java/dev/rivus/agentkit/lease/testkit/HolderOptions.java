@@ -25,7 +25,10 @@ record HolderOptions(
     Duration work,
     @Nullable Path journal,
     boolean uninterruptible,
-    boolean awaitGo) {
+    boolean awaitGo,
+    @Nullable String host,
+    @Nullable String bootId,
+    Duration wallClockOffset) {
 
   private static final Set<String> NAMES =
       Set.of(
@@ -39,7 +42,10 @@ record HolderOptions(
           "work",
           "journal",
           "uninterruptible",
-          "await-go");
+          "await-go",
+          "host",
+          "boot-id",
+          "wall-clock-offset");
 
   /** Parses {@code --name=value} arguments; throws IllegalArgumentException naming a bad one. */
   static HolderOptions parse(List<String> args) {
@@ -64,7 +70,10 @@ record HolderOptions(
         duration(values, "work", "PT0S"),
         journal == null ? null : Path.of(journal),
         Boolean.parseBoolean(values.getOrDefault("uninterruptible", "false")),
-        Boolean.parseBoolean(values.getOrDefault("await-go", "false")));
+        Boolean.parseBoolean(values.getOrDefault("await-go", "false")),
+        optional(values, "host"),
+        optional(values, "boot-id"),
+        duration(values, "wall-clock-offset", "PT0S"));
   }
 
   /** Formats options for a child's command line. */
@@ -86,6 +95,14 @@ record HolderOptions(
     String value = values.get(name);
     if (value == null || value.isEmpty()) {
       throw new IllegalArgumentException("missing --" + name + "=...");
+    }
+    return value;
+  }
+
+  private static @Nullable String optional(Map<String, String> values, String name) {
+    String value = values.get(name);
+    if (value != null && value.isEmpty()) {
+      throw new IllegalArgumentException("--" + name + " must not be empty");
     }
     return value;
   }

@@ -11,12 +11,16 @@ import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LivenessJudge;
+import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.platform.SystemProcesses;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -39,6 +43,13 @@ import java.util.concurrent.TimeoutException;
  * {@code uninterruptible} (run the work with {@link Lease#runFencedUninterruptibly}, so that only
  * the key lock keeps a late write of a lost holder in order) and {@code await-go} (wait for a
  * {@code GO} line on standard input before acquiring, so that several children race).
+ *
+ * <p>To act as a holder on another machine: {@code host} and {@code boot-id} replace the host name
+ * and boot id of the identity the holder writes to its record (its pid, pid namespace and start
+ * time stay this process's own, so that on this machine they name a real process; with another boot
+ * id, the holder judges every other holder's liveness unknown, as a machine that cannot see this
+ * one's processes would), and {@code wall-clock-offset} (an ISO-8601 duration, may be negative)
+ * sets its wall clock that far from this machine's.
  *
  * <p>Standard output, one line per event: {@code READY <pid>}; then {@code ACQUIRED <generation>},
  * or {@code HELD <generation> <holder pid>} and exit code {@link #EXIT_HELD}; with a journal,
@@ -110,8 +121,7 @@ public final class LeaseHolderMain {
     listenToParent();
     try (LeaseRepository repository =
             RepositoryFactory.byClassName(options.factory()).open(options.spec());
-        LeaseManager manager =
-            LeaseManager.create(repository, LeaseConfig.of(options.ttl(), options.heartbeat()))) {
+        LeaseManager manager = manager(repository)) {
       say("READY " + ProcessHandle.current().pid());
       if (options.awaitGo()) {
         go.await();
@@ -128,6 +138,27 @@ public final class LeaseHolderMain {
         return hold(lease);
       }
     }
+  }
+
+  /** A manager on the system platform, with the host identity and wall clock of the options. */
+  private LeaseManager manager(LeaseRepository repository) {
+    SystemProcesses system = SystemProcesses.detect();
+    ProcessIdentity self = system.currentProcess();
+    String host = options.host();
+    String bootId = options.bootId();
+    ProcessIdentity written =
+        new ProcessIdentity(
+            host != null ? host : self.host(),
+            bootId != null ? bootId : self.bootId(),
+            self.pidNamespace(),
+            self.pid(),
+            self.processStart());
+    return LeaseManager.builder(repository)
+        .config(LeaseConfig.of(options.ttl(), options.heartbeat()))
+        .currentProcess(written)
+        .livenessJudge(bootId != null ? LivenessJudge.unknown() : system)
+        .wallClock(Clock.offset(Clock.systemUTC(), options.wallClockOffset()))
+        .build();
   }
 
   /** Works (or just waits) until the lease is lost or the parent asks to exit. */

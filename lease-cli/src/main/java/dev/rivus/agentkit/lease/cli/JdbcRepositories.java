@@ -1,0 +1,178 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.cli;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
+import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * Opens the lease table of a shared database for one command: a small HikariCP pool on the URL, and
+ * a {@link JdbcLeaseRepository} on it that closes the pool when it is closed. With {@link
+ * PooledJdbcRepository}, the only classes of the tool that name a JDBC, pool or driver class, and
+ * they are reached only when a command uses a database: a start on SQLite or files loads none of
+ * them (a test checks).
+ */
+final class JdbcRepositories {
+
+  /**
+   * The pool's size: {@code lease run} renews on one connection while its main thread may use
+   * another; the other commands use one. The tool takes no key locks, which hold one each.
+   */
+  static final int POOL_SIZE = 2;
+
+  /** HikariCP's shortest wait for a connection; it raises anything shorter to 30 s. */
+  private static final Duration SHORTEST_CONNECTION_WAIT = Duration.ofMillis(250);
+
+  private JdbcRepositories() {}
+
+  /**
+   * Connects and opens the lease table, creating it first if {@code use} and {@code target} allow.
+   *
+   * @param target the database and table
+   * @param use whether the table may be created, and how long one call waits for a connection
+   * @return the repository; closing it closes the pool
+   * @throws CliFailure with the usage code for a table name the repository refuses
+   * @throws LeaseRepositoryFailure if the database cannot be reached, or the table cannot be
+   *     created or opened; the message names the database by its redacted URL
+   */
+  static LeaseRepository open(JdbcTarget target, StoreUse use) {
+    JdbcOptions options = options(target);
+    boolean create = use.create() && target.createTable();
+    HikariDataSource pool = pool(target, use);
+    try {
+      JdbcLeaseRepository repository =
+          create
+              ? JdbcLeaseRepository.create(pool, options)
+              : JdbcLeaseRepository.open(pool, options);
+      return new PooledJdbcRepository(repository, pool, target.where());
+    } catch (LeaseRepositoryFailure e) {
+      boolean missing = !create && tableMissing(pool, options.tableName());
+      pool.close();
+      throw explained(e, target, options.tableName(), missing, use);
+    } catch (RuntimeException | Error e) {
+      pool.close();
+      throw e;
+    }
+  }
+
+  private static JdbcOptions options(JdbcTarget target) {
+    String table = target.table();
+    if (table == null) {
+      return JdbcOptions.defaults();
+    }
+    try {
+      return JdbcOptions.defaults().withTableName(table);
+    } catch (IllegalArgumentException e) {
+      throw new CliFailure(ExitCodes.USAGE, "--jdbc-table: " + e.getMessage());
+    }
+  }
+
+  private static HikariDataSource pool(JdbcTarget target, StoreUse use) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("lease");
+    config.setJdbcUrl(target.url().forDriver());
+    String user = target.user();
+    if (user != null) {
+      config.setUsername(user);
+    }
+    String password = target.password();
+    if (password != null) {
+      config.setPassword(password);
+    }
+    config.setMaximumPoolSize(POOL_SIZE);
+    // One connection is made at once, to fail fast on a wrong URL; the second only when needed.
+    config.setMinimumIdle(1);
+    Duration wait = use.busyWait();
+    config.setConnectionTimeout(
+        (wait.compareTo(SHORTEST_CONNECTION_WAIT) < 0 ? SHORTEST_CONNECTION_WAIT : wait)
+            .toMillis());
+    // Daemon threads (HikariCP's default too, stated here): the pool never keeps the JVM alive.
+    config.setThreadFactory(JdbcRepositories::daemonThread);
+    try {
+      return new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot connect to the " + target.where() + ": " + driverMessage(e), e);
+    }
+  }
+
+  private static Thread daemonThread(Runnable task) {
+    Thread thread = new Thread(task, "lease-jdbc-pool");
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /**
+   * The repository's failure, for the command line: it names the database, and a missing table is
+   * told in the words of the options that decide about it.
+   */
+  private static LeaseRepositoryFailure explained(
+      LeaseRepositoryFailure failure,
+      JdbcTarget target,
+      String table,
+      boolean tableMissing,
+      StoreUse use) {
+    if (tableMissing) {
+      return new LeaseRepositoryFailure(
+          null,
+          "no lease table '"
+              + table
+              + "' in the "
+              + target.where()
+              + (use.create()
+                  ? "; with --no-create-table the schema is the migrations' to create (with the"
+                      + " DDL that docs/jdbc.md names), or leave the option out and lease creates"
+                      + " it"
+                  : "; this command only reads an existing table (run, release and prune create"
+                      + " it); check --jdbc-table and the URL's database"),
+          failure);
+    }
+    return new LeaseRepositoryFailure(
+        null, CliErrors.oneLine(failure.getMessage()) + " (" + target.where() + ")", failure);
+  }
+
+  /**
+   * Whether the lease table is missing from the connection's schema, asked after opening failed;
+   * {@code false} if that cannot be told, so that the repository's own message stands.
+   */
+  private static boolean tableMissing(HikariDataSource pool, String table) {
+    try (Connection connection = pool.getConnection()) {
+      DatabaseMetaData metadata = connection.getMetaData();
+      String escape = metadata.getSearchStringEscape();
+      // An underscore is a wildcard in a name pattern.
+      String pattern =
+          escape == null || escape.isEmpty() ? table : table.replace("_", escape + "_");
+      try (ResultSet tables =
+          metadata.getTables(connection.getCatalog(), connection.getSchema(), pattern, null)) {
+        return !tables.next();
+      }
+    } catch (SQLException | RuntimeException unknown) {
+      return false;
+    }
+  }
+
+  /** The driver's own words: the first SQLException's message, not the pool's wrapping. */
+  private static String driverMessage(RuntimeException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLException) {
+        String message = CliErrors.oneLine(cause.getMessage());
+        // DriverManager's words when the driver refused to parse the URL.
+        return message.equals("No suitable driver")
+            ? "the driver does not accept the URL (check its host, port and parameters)"
+            : message;
+      }
+    }
+    return CliErrors.oneLine(e.getMessage());
+  }
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import java.sql.Connection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every way a key lock ends gives its turn (of {@link JdbcOptions#keyLockLimit()}) back. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class KeyLockPermitTest {
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aKeyLockWhoseSessionWasEndedGivesItsTurnBackOnClose(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server, 4, 5_000);
+        JdbcLeaseRepository repository =
+            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+      LeaseRepository.KeyLock lost = repository.lockKey("a");
+      server.endSession(((JdbcKeyLock) lost).backendPid());
+      Awaitility.await().until(() -> !lost.isHeld());
+      lost.close();
+
+      assertThat(lockWithin(repository, "b", 10)).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aKeyLockThatGetsNoConnectionGivesItsTurnBack(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server, 1, 300);
+        JdbcLeaseRepository repository =
+            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+      try (Connection taken = db.pool.getConnection()) {
+        assertThatThrownBy(() -> repository.lockKey("a"))
+            .isInstanceOf(LeaseRepositoryFailure.class);
+      }
+
+      assertThat(lockWithin(repository, "a", 10)).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aKeyLockInterruptedWhileTheKeyIsTakenGivesItsTurnAndConnectionBack(TestServer server)
+      throws Exception {
+    try (TestDatabase db = TestDatabase.on(server, 4, 5_000);
+        JdbcLeaseRepository repository =
+            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1));
+        JdbcLeaseRepository other = JdbcLeaseRepository.open(db.pool, db.options());
+        LeaseRepository.KeyLock held = other.lockKey("k")) {
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  repository.lockKey("k").close();
+                } catch (InterruptedException expected) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      waiter.start();
+      Awaitility.await().until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 2);
+      waiter.interrupt();
+      waiter.join(TimeUnit.SECONDS.toMillis(30));
+      assertThat(waiter.isAlive()).isFalse();
+      Awaitility.await().until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 1);
+
+      assertThat(lockWithin(repository, "other key", 10)).isTrue();
+    }
+  }
+
+  private static boolean lockWithin(JdbcLeaseRepository repository, String key, long seconds)
+      throws Exception {
+    CompletableFuture<Boolean> next =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try (LeaseRepository.KeyLock lock = repository.lockKey(key)) {
+                return lock.isHeld();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+              }
+            });
+    try {
+      return next.get(seconds, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException leaked) {
+      next.cancel(true);
+      return false;
+    }
+  }
+}
