@@ -36,8 +36,10 @@ import org.jspecify.annotations.Nullable;
  * ({@code Innodb_log_writes}: with {@code O_DIRECT} and no log file buffering, each is written
  * through, and a durable commit waits for one) and commits ({@code Com_commit}, explicit ones
  * only). The servers' counters are global, so other sessions' work shows in them: run it on a quiet
- * server, and read them as "about". The driver's log slows the cycles down: this counts, it does
- * not time.
+ * server, and read them as "about". The driver's log slows the cycles down, so the same number of
+ * cycles is then timed again without it: the mean wall time, this thread's CPU time and the
+ * server's CPU time per cycle (rough on a shared machine, where the CPU time of a call grows with
+ * the load).
  *
  * <p>Run (from the repository root):
  *
