@@ -20,7 +20,8 @@ import java.util.Objects;
  * the machine that holds both): a holder counts its lease from the start of its last confirmed
  * renewal, and an observer that never saw that revision from an older one, so a confirmed renewal
  * lost while its holder lives on (a database server that crashed alone) lets a successor in before
- * the holder stops. A store on another machine than its holders keeps every write it confirmed.
+ * the holder stops. A store on another machine than its holders keeps every acquisition and renewal
+ * it confirmed; it may lose releases, whose holder has stopped counting on the lease.
  *
  * @param intent what the write is
  * @param snapshot the record to write

@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.Test;
  * the successor; transient failures (a killed idle session) are retried within the TTL; a key lock
  * lost with its session ends fenced work as loss does.
  */
+@Tag("faults")
 abstract class JdbcFaultTest {
 
   private static final Duration TTL = Duration.ofSeconds(4);

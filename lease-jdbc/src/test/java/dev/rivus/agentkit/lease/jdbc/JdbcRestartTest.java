@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestInstance;
  * takes it over after the TTL once the server is back, with the next generation (the record
  * outlived the restart).
  */
+@Tag("faults")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class JdbcRestartTest {
 
