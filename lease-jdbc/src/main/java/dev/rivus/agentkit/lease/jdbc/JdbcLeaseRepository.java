@@ -599,7 +599,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
         try {
           dialect.afterFencedTransaction(connection);
         } catch (SQLException | RuntimeException broken) {
-          connection.abort(Runnable::run); // never lend out a session with our setting
+          abortQuietly(connection); // never lend out a session with our setting
         }
       }
     } finally {
@@ -776,6 +776,14 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   private static void autoCommit(Connection connection) throws SQLException {
     if (!connection.getAutoCommit()) {
       connection.setAutoCommit(true);
+    }
+  }
+
+  private static void abortQuietly(Connection connection) {
+    try {
+      connection.abort(Runnable::run);
+    } catch (SQLException | RuntimeException ignored) {
+      // closed below either way
     }
   }
 
