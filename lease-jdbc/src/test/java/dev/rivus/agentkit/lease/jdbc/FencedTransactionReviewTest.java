@@ -100,7 +100,8 @@ class FencedTransactionReviewTest {
                 } catch (SQLException | InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
-              });
+              },
+              TestThreads.EACH);
       try {
         assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
         int before = renewals.get();
@@ -180,7 +181,8 @@ class FencedTransactionReviewTest {
                   } catch (SQLException | InterruptedException e) {
                     throw new IllegalStateException(e);
                   }
-                });
+                },
+                TestThreads.EACH);
         try {
           assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
           Duration maxWait = Duration.ofSeconds(6);
@@ -195,7 +197,8 @@ class FencedTransactionReviewTest {
                     } catch (InterruptedException e) {
                       throw new IllegalStateException(e);
                     }
-                  });
+                  },
+                  TestThreads.EACH);
           Object outcome;
           try {
             outcome = acquire.get(maxWait.toSeconds() + 15, TimeUnit.SECONDS);
@@ -262,7 +265,8 @@ class FencedTransactionReviewTest {
                   } catch (SQLException | InterruptedException e) {
                     throw new IllegalStateException(e);
                   }
-                }));
+                },
+                TestThreads.EACH));
       }
       try {
         assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();

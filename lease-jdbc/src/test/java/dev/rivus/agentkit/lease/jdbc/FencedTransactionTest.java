@@ -142,11 +142,13 @@ class FencedTransactionTest {
                 } catch (SQLException | InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
-              });
+              },
+              TestThreads.EACH);
       assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
 
       CompletableFuture<Void> successor =
-          CompletableFuture.runAsync(() -> takeOver(successorSide, "fenced/wait"));
+          CompletableFuture.runAsync(
+              () -> takeOver(successorSide, "fenced/wait"), TestThreads.EACH);
       Awaitility.await("the successor's acquisition waiting for the fence row")
           .atMost(Duration.ofSeconds(30))
           .until(() -> server.lockWaits(db.table + "_fence") > 0);
@@ -203,7 +205,8 @@ class FencedTransactionTest {
                 } catch (SQLException | InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
-              });
+              },
+              TestThreads.EACH);
       assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
       int before = renewals.get();
 

@@ -101,7 +101,8 @@ abstract class JdbcLeaseRepositoryTest {
                 } catch (InterruptedException e) {
                   throw new IllegalStateException(e);
                 }
-              });
+              },
+              TestThreads.EACH);
       TimeUnit.MILLISECONDS.sleep(300);
       assertThat(waiting).as("a second session's wait while the key lock is held").isNotDone();
       assertThat(held.isHeld()).isTrue();

@@ -80,7 +80,8 @@ class KeyLockLimitTest {
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
-              });
+              },
+              TestThreads.EACH);
 
       repository.save(Samples.firstWrite("saved", "h"));
       assertThat(repository.load("saved")).isPresent();
@@ -127,7 +128,8 @@ class KeyLockLimitTest {
                   } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                   }
-                });
+                },
+                TestThreads.EACH);
         Awaitility.await()
             .during(Duration.ofMillis(300))
             .atMost(Duration.ofSeconds(5))

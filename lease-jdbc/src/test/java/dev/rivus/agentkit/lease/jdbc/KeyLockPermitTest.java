@@ -91,7 +91,8 @@ class KeyLockPermitTest {
                 Thread.currentThread().interrupt();
                 return false;
               }
-            });
+            },
+            TestThreads.EACH);
     try {
       return next.get(seconds, TimeUnit.SECONDS);
     } catch (java.util.concurrent.TimeoutException leaked) {
