@@ -17,8 +17,6 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -92,7 +90,7 @@ class FencedTransactionReviewTest {
                   return repository.inFencedTransaction(
                       lease,
                       c -> {
-                        int n = insertSide(c, db.sideTable(), 1);
+                        int n = db.insertSide(c, 1);
                         inside.countDown();
                         await(finish);
                         return n;
@@ -131,8 +129,7 @@ class FencedTransactionReviewTest {
       db.createSideTable();
       FencedTransactionTest.takeOver(successorSide, "fenced/stale-isolation");
 
-      assertThatThrownBy(
-              () -> repository.inFencedTransaction(stale, c -> insertSide(c, db.sideTable(), 1)))
+      assertThatThrownBy(() -> repository.inFencedTransaction(stale, c -> db.insertSide(c, 1)))
           .isInstanceOf(LeaseLost.class);
       assertThat(db.sideRows()).isZero();
     }
@@ -172,7 +169,7 @@ class FencedTransactionReviewTest {
                     return repository.inFencedTransaction(
                         lease,
                         c -> {
-                          int n = insertSide(c, db.sideTable(), 1);
+                          int n = db.insertSide(c, 1);
                           stalled.stall(); // the whole process stops: no more renewals either
                           inside.countDown();
                           await(thaw);
@@ -257,7 +254,7 @@ class FencedTransactionReviewTest {
                     return repository.inFencedTransaction(
                         lease,
                         c -> {
-                          int n = insertSide(c, db.sideTable(), 1);
+                          int n = db.insertSide(c, 1);
                           inside.countDown();
                           await(finish);
                           return n;
@@ -310,14 +307,6 @@ class FencedTransactionReviewTest {
         throw new LeaseRepositoryFailure(null, "the holder is frozen (test)", null);
       }
       super.save(write);
-    }
-  }
-
-  private static int insertSide(Connection connection, String table, int n) throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement("INSERT INTO " + table + " (n) VALUES (?)")) {
-      insert.setInt(1, n);
-      return insert.executeUpdate();
     }
   }
 

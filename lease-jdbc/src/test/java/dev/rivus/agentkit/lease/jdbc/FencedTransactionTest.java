@@ -18,7 +18,6 @@ import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,11 +50,9 @@ class FencedTransactionTest {
         Lease lease = manager.acquire("fenced/commit")) {
       db.createSideTable();
 
-      int inserted = repository.inFencedTransaction(lease, c -> insertSide(c, db.sideTable(), 1));
+      int inserted = repository.inFencedTransaction(lease, c -> db.insertSide(c, 1));
       Integer fromToken =
-          lease.runFenced(
-              token ->
-                  repository.inFencedTransaction(token, c -> insertSide(c, db.sideTable(), 2)));
+          lease.runFenced(token -> repository.inFencedTransaction(token, c -> db.insertSide(c, 2)));
 
       assertThat(inserted).isEqualTo(1);
       assertThat(fromToken).isEqualTo(1);
@@ -76,8 +73,7 @@ class FencedTransactionTest {
       takeOver(successorSide, "fenced/stale");
       assertThat(stale.isHeld()).as("the stale holder has not noticed yet").isTrue();
 
-      assertThatThrownBy(
-              () -> repository.inFencedTransaction(stale, c -> insertSide(c, db.sideTable(), 1)))
+      assertThatThrownBy(() -> repository.inFencedTransaction(stale, c -> db.insertSide(c, 1)))
           .isInstanceOfSatisfying(
               LeaseLost.class,
               lost -> {
@@ -106,7 +102,7 @@ class FencedTransactionTest {
                   repository.inFencedTransaction(
                       lease,
                       c -> {
-                        insertSide(c, db.sideTable(), 1);
+                        db.insertSide(c, 1);
                         throw new SQLException("the work's own failure");
                       }))
           .isInstanceOf(SQLException.class)
@@ -125,26 +121,8 @@ class FencedTransactionTest {
         LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
         Lease lease = manager.acquire("fenced/wait")) {
       db.createSideTable();
-      CountDownLatch inside = new CountDownLatch(1);
       CountDownLatch finish = new CountDownLatch(1);
-      CompletableFuture<Integer> fenced =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return repository.inFencedTransaction(
-                      lease,
-                      c -> {
-                        int n = insertSide(c, db.sideTable(), 1);
-                        inside.countDown();
-                        await(finish);
-                        return n;
-                      });
-                } catch (SQLException | InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-              },
-              TestThreads.EACH);
-      assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<Integer> fenced = db.holdFencedTransaction(repository, lease, finish);
 
       CompletableFuture<Void> successor =
           CompletableFuture.runAsync(
@@ -160,8 +138,7 @@ class FencedTransactionTest {
       assertThat(db.sideRows()).as("what the transaction wrote before the successor").isEqualTo(1);
       assertThat(repository.load("fenced/wait").orElseThrow().generation())
           .isEqualTo(lease.generation() + 1);
-      assertThatThrownBy(
-              () -> repository.inFencedTransaction(lease, c -> insertSide(c, db.sideTable(), 2)))
+      assertThatThrownBy(() -> repository.inFencedTransaction(lease, c -> db.insertSide(c, 2)))
           .isInstanceOf(LeaseLost.class);
       assertThat(db.sideRows()).isEqualTo(1);
     }
@@ -188,26 +165,8 @@ class FencedTransactionTest {
                 .build();
         Lease lease = manager.acquire("fenced/renewals")) {
       db.createSideTable();
-      CountDownLatch inside = new CountDownLatch(1);
       CountDownLatch finish = new CountDownLatch(1);
-      CompletableFuture<Integer> fenced =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return repository.inFencedTransaction(
-                      lease,
-                      c -> {
-                        int n = insertSide(c, db.sideTable(), 1);
-                        inside.countDown();
-                        await(finish);
-                        return n;
-                      });
-                } catch (SQLException | InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-              },
-              TestThreads.EACH);
-      assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<Integer> fenced = db.holdFencedTransaction(repository, lease, finish);
       int before = renewals.get();
 
       Awaitility.await("renewals of the lease while its fenced transaction holds the fence row")
@@ -230,8 +189,7 @@ class FencedTransactionTest {
       Lease lease = manager.acquire("fenced/released");
       lease.close();
 
-      assertThatThrownBy(
-              () -> repository.inFencedTransaction(lease, c -> insertSide(c, db.sideTable(), 1)))
+      assertThatThrownBy(() -> repository.inFencedTransaction(lease, c -> db.insertSide(c, 1)))
           .isInstanceOfSatisfying(
               LeaseLost.class,
               lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.RELEASED));
@@ -263,7 +221,7 @@ class FencedTransactionTest {
 
       connection.setAutoCommit(false);
       repository.verifyFence(connection, "fenced/verify", lease.generation());
-      insertSide(connection, db.sideTable(), 7);
+      db.insertSide(connection, 7);
       connection.commit();
       assertThatThrownBy(
               () -> repository.verifyFence(connection, "fenced/verify", lease.generation() - 1))
@@ -287,24 +245,5 @@ class FencedTransactionTest {
             LONG_TTL,
             Instant.now());
     repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, next, current.revision()));
-  }
-
-  private static int insertSide(Connection connection, String table, int n) throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement("INSERT INTO " + table + " (n) VALUES (?)")) {
-      insert.setInt(1, n);
-      return insert.executeUpdate();
-    }
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the test never let the fenced transaction finish");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

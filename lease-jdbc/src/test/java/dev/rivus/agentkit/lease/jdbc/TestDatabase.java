@@ -10,6 +10,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -68,6 +70,58 @@ final class TestDatabase implements AutoCloseable {
         ResultSet row = statement.executeQuery("SELECT count(*) FROM " + sideTable())) {
       row.next();
       return row.getLong(1);
+    }
+  }
+
+  /** Inserts a row of the side table on the connection. */
+  int insertSide(Connection connection, int n) throws SQLException {
+    try (java.sql.PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO " + sideTable() + " (n) VALUES (?)")) {
+      insert.setInt(1, n);
+      return insert.executeUpdate();
+    }
+  }
+
+  /**
+   * Starts a fenced transaction of {@code lease} on a thread of its own that inserts one side row,
+   * then waits until {@code finish} is counted down (at most a minute) before it commits; returns
+   * once the transaction holds the fence row's lock and has written its row.
+   */
+  java.util.concurrent.CompletableFuture<Integer> holdFencedTransaction(
+      JdbcLeaseRepository repository, dev.rivus.agentkit.lease.Lease lease, CountDownLatch finish)
+      throws InterruptedException {
+    CountDownLatch inside = new CountDownLatch(1);
+    java.util.concurrent.CompletableFuture<Integer> fenced =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return repository.inFencedTransaction(
+                    lease,
+                    c -> {
+                      int n = insertSide(c, 1);
+                      inside.countDown();
+                      awaitFinish(finish);
+                      return n;
+                    });
+              } catch (SQLException | InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            },
+            TestThreads.EACH);
+    if (!inside.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("the fenced transaction did not start within 30 s: " + fenced);
+    }
+    return fenced;
+  }
+
+  private static void awaitFinish(CountDownLatch finish) {
+    try {
+      if (!finish.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never let the fenced transaction finish");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
