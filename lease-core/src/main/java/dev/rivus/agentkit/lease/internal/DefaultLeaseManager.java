@@ -61,6 +61,7 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   private final AtomicLong handles = new AtomicLong();
   private final Observations observations;
+  private final OwnTombstones ownTombstones = new OwnTombstones();
 
   /** In key order, so that a renewal round hands its batch to the repository in key order. */
   private final Set<ManagedLease> held = new ConcurrentSkipListSet<>(ManagedLease.KEY_ORDER);
@@ -159,7 +160,11 @@ public final class DefaultLeaseManager implements LeaseManager {
   private Lease attemptOnce(String key) {
     for (int race = 0; race < MAX_RACES; race++) {
       requireOpen();
-      Optional<LeaseSnapshot> stored = repository.load(key);
+      // After a release of its own, the first try writes without reading (see OwnTombstones).
+      Optional<LeaseSnapshot> stored = race == 0 ? ownTombstones.take(key) : Optional.empty();
+      if (stored.isEmpty()) {
+        stored = repository.load(key);
+      }
       HolderIdentity holder = new HolderIdentity(self, managerId + "-" + handles.incrementAndGet());
       Acquisition how = judge(key, stored);
       LeaseWrite write = nextRecord(key, stored, holder);
@@ -270,6 +275,7 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   /** The store is gone: every lease held through it is lost, at once. */
   void storeLost(StoreLost lost) {
+    ownTombstones.clear();
     for (ManagedLease lease : held) {
       lease.lose(LeaseLost.Reason.STORE_LOST, null, lost);
     }
@@ -331,6 +337,10 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   Warnings warnings() {
     return warnings;
+  }
+
+  OwnTombstones ownTombstones() {
+    return ownTombstones;
   }
 
   @Override

@@ -110,7 +110,9 @@ final class Releases {
     }
     for (int i = 0; i < outcomes.size(); i++) {
       LeaseException failure = outcomes.get(i).failure();
-      if (failure instanceof RevisionConflict) {
+      if (failure == null) {
+        manager.ownTombstones().written(writes.get(i).snapshot());
+      } else if (failure instanceof RevisionConflict) {
         // renewed meanwhile: judge it again
         warnIfFailed(leases.get(i).current(), releaseIfOurs(leases.get(i).current()));
       } else if (failure != null) {
@@ -154,7 +156,9 @@ final class Releases {
     LeaseSnapshot current = mine;
     for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
       try {
-        repository.save(current.release(wallClock.instant()));
+        LeaseWrite release = current.release(wallClock.instant());
+        repository.save(release);
+        manager.ownTombstones().written(release.snapshot());
         return null;
       } catch (RevisionConflict conflict) {
         Optional<LeaseSnapshot> stored;
