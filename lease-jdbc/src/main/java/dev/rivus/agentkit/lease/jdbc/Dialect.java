@@ -40,10 +40,11 @@ interface Dialect {
   record TableComment(boolean exists, @Nullable String comment) {}
 
   /**
-   * Writes an acquisition (a write that raises the generation) in the connection's open
-   * transaction: the key's fence row first, which waits for the fenced transactions of the
-   * generation it supersedes, then the record, conditionally. The caller commits if one record row
-   * was written and rolls back otherwise, so the fence is raised only with the record.
+   * Writes and commits an acquisition (a write that raises the generation) on a connection in
+   * auto-commit mode, which it leaves so: the key's fence row is locked first, which waits for the
+   * fenced transactions of the generation it supersedes, then the record is written, conditionally,
+   * and the fence row raised with it, in one transaction that commits durably if the record row was
+   * written and writes nothing otherwise.
    *
    * @return the record rows written: 1, or 0 on a conflict
    */

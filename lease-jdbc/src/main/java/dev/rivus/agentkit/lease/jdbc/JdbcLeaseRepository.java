@@ -334,10 +334,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   private int execute(Connection connection, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
     if (write.raisesGeneration()) {
-      return inTransaction(
-          connection,
-          c -> dialect.writeAcquisition(c, sql, write, keyBytes),
-          written -> written == 1);
+      return dialect.writeAcquisition(connection, sql, write, keyBytes);
     }
     try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
       sql.bindSameGeneration(update, keyBytes, write, mayBeLost(List.of(write)));
@@ -779,7 +776,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     }
   }
 
-  private static void abortQuietly(Connection connection) {
+  static void abortQuietly(Connection connection) {
     try {
       connection.abort(Runnable::run);
     } catch (SQLException | RuntimeException ignored) {

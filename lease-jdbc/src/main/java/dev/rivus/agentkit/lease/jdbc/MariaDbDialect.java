@@ -82,13 +82,42 @@ final class MariaDbDialect implements Dialect {
   }
 
   /**
-   * Two statements: the fence row's upsert (an exclusive lock, which waits for the share locks of
-   * fenced transactions), then the record's plain {@code INSERT} or conditional {@code UPDATE}. A
-   * duplicate key or a deadlock (two first acquisitions of one key racing on the new fence row) is
-   * a conflict: the transaction is rolled back and nothing is written.
+   * Two statements in a transaction opened and ended by statements ({@code START TRANSACTION},
+   * {@code COMMIT} or {@code ROLLBACK}), since Connector/J sends each change of auto-commit as a
+   * statement of its own: the fence row's upsert (an exclusive lock, which waits for the share
+   * locks of fenced transactions), then the record's plain {@code INSERT} or conditional {@code
+   * UPDATE}. A duplicate key or a deadlock (two first acquisitions of one key racing on the new
+   * fence row) is a conflict: the transaction is rolled back and nothing is written. A connection
+   * whose transaction could not be ended is aborted, never lent out again with it open.
    */
   @Override
   public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
+      throws SQLException {
+    try (Statement control = connection.createStatement()) {
+      control.execute("START TRANSACTION");
+      boolean ended = false;
+      try {
+        int written = writeInTransaction(connection, sql, write, keyBytes);
+        control.execute(written == 1 ? "COMMIT" : "ROLLBACK");
+        ended = true;
+        return written;
+      } finally {
+        if (!ended) {
+          rollbackOrAbort(connection, control);
+        }
+      }
+    }
+  }
+
+  private static void rollbackOrAbort(Connection connection, Statement control) {
+    try {
+      control.execute("ROLLBACK");
+    } catch (SQLException | RuntimeException broken) {
+      JdbcLeaseRepository.abortQuietly(connection);
+    }
+  }
+
+  private int writeInTransaction(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
     byte[] keyHash = KeyBytes.hash(keyBytes);
     try {

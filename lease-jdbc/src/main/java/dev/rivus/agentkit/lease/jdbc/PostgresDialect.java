@@ -99,47 +99,25 @@ final class PostgresDialect implements Dialect {
   @Override
   public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
-    // The lock wait is bounded before the fence row is touched (the SELECT runs first): a stalled
-    // holder's fenced transaction must not keep an acquisition waiting past its caller's budget.
-    String raiseFence =
-        "WITH fence AS (INSERT INTO "
-            + sql.fenceTable()
-            + " (key_hash, generation) SELECT ?, ? FROM (SELECT set_config('lock_timeout', '"
-            + Dialect.ACQUISITION_LOCK_WAIT_MILLIS
-            + "', true)) AS lock_bound ON CONFLICT (key_hash) DO UPDATE"
-            + " SET generation = EXCLUDED.generation RETURNING key_hash) ";
-    String statement =
-        write.expectedRevision() == 0
-            ? raiseFence
-                + "INSERT INTO "
-                + sql.table()
-                + " ("
-                + Sql.RECORD_COLUMNS
-                + ", key_hash) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, fence.key_hash"
-                + " FROM fence, "
-                + durableCommit()
-                + " ON CONFLICT (key_hash) DO NOTHING"
-            : raiseFence
-                + sql.updateRecordPrefix()
-                + " FROM fence, "
-                + durableCommit()
-                + " WHERE "
-                + sql.table()
-                + ".key_hash = fence.key_hash AND revision = ? AND "
-                + sql.table()
-                + ".generation < ?";
-    try (PreparedStatement acquire = connection.prepareStatement(statement)) {
-      acquire.setBytes(1, KeyBytes.hash(keyBytes));
-      acquire.setLong(2, write.snapshot().generation());
+    try (PreparedStatement acquire = connection.prepareStatement(acquisition(sql, write))) {
+      byte[] keyHash = KeyBytes.hash(keyBytes);
+      acquire.setBytes(1, keyHash);
+      int next;
       if (write.expectedRevision() == 0) {
-        acquire.setBytes(3, keyBytes);
-        Sql.bindRecord(acquire, 4, write.snapshot());
+        acquire.setBytes(2, keyBytes);
+        next = Sql.bindRecord(acquire, 3, write.snapshot());
+        acquire.setBytes(next++, keyHash);
       } else {
-        int next = Sql.bindRecord(acquire, 3, write.snapshot());
+        next = Sql.bindRecord(acquire, 2, write.snapshot());
+        acquire.setBytes(next++, keyHash);
         acquire.setLong(next++, write.expectedRevision());
-        acquire.setLong(next, write.snapshot().generation());
+        acquire.setLong(next++, write.snapshot().generation());
       }
-      return acquire.executeUpdate();
+      acquire.setLong(next, write.snapshot().generation());
+      try (ResultSet written = acquire.executeQuery()) {
+        written.next();
+        return written.getInt(1);
+      }
     } catch (SQLException e) {
       if (isRaceLost(e) || isLockWaitTimeout(e)) {
         return 0;
@@ -148,17 +126,61 @@ final class PostgresDialect implements Dialect {
     }
   }
 
+  /**
+   * One statement in auto-commit, so one round trip and one flush. Its parts run in this order,
+   * each pulled by the next: the lock-wait bound is set; the fence row is locked ({@code FOR
+   * UPDATE}, which waits for the share locks of fenced transactions) before the record row, whose
+   * conditional write's {@code WHERE} needs the lock's count first (an init plan, evaluated before
+   * any row is read); the fence row is raised only from the record row written, after it (an
+   * unreferenced {@code WITH} part runs last). A conflict writes neither row and is no error.
+   */
+  private static String acquisition(Sql sql, LeaseWrite write) {
+    String table = sql.table();
+    String lockFence =
+        "WITH lock_bound AS (SELECT set_config('lock_timeout', '"
+            + Dialect.ACQUISITION_LOCK_WAIT_MILLIS
+            + "', true) AS lock_timeout), fence_lock AS (SELECT f.key_hash FROM "
+            + sql.fenceTable()
+            + " f, lock_bound WHERE f.key_hash = ? FOR UPDATE OF f), ";
+    String fenceLocked = "(SELECT count(*) FROM fence_lock) >= 0";
+    String writeRecord =
+        write.expectedRevision() == 0
+            ? "written AS (INSERT INTO "
+                + table
+                + " ("
+                + Sql.RECORD_COLUMNS
+                + ", key_hash) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM "
+                + durableCommitItem()
+                + " WHERE "
+                + fenceLocked
+                + " ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash), "
+            : "written AS ("
+                + sql.updateRecordPrefix()
+                + " FROM "
+                + durableCommitItem()
+                + " WHERE "
+                + table
+                + ".key_hash = ? AND revision = ? AND "
+                + table
+                + ".generation < ? AND "
+                + fenceLocked
+                + " RETURNING "
+                + table
+                + ".key_hash), ";
+    return lockFence
+        + writeRecord
+        + "raised AS (INSERT INTO "
+        + sql.fenceTable()
+        + " (key_hash, generation) SELECT key_hash, ? FROM written"
+        + " ON CONFLICT (key_hash) DO UPDATE SET generation = EXCLUDED.generation)"
+        + " SELECT count(*) FROM written";
+  }
+
   /** Serialization failure or deadlock: the transaction was rolled back, nothing written. */
   private static boolean isRaceLost(SQLException failure) {
     return "40001".equals(failure.getSQLState()) || "40P01".equals(failure.getSQLState());
   }
 
-  /**
-   * Raises {@code synchronous_commit} from {@code off} to {@code on} for the statement's own
-   * transaction ({@code set_config(..., true)}, so nothing is left on the pooled session), and
-   * leaves every other value, all of which flush locally before the commit returns. Evaluated
-   * whenever the statement writes a row, since the row is joined with it.
-   */
   /**
    * As {@link #durableCommit()}, or {@code off} when the bound parameter is {@code true}: a batch
    * of releases only.
@@ -170,8 +192,18 @@ final class PostgresDialect implements Dialect {
         + " ELSE current_setting('synchronous_commit') END, true) AS mode) AS commit_mode";
   }
 
+  /**
+   * Raises {@code synchronous_commit} from {@code off} to {@code on} for the statement's own
+   * transaction ({@code set_config(..., true)}, so nothing is left on the pooled session), and
+   * leaves every other value, all of which flush locally before the commit returns. Evaluated
+   * whenever the statement writes a row, since the row is joined with it.
+   */
   @Override
   public String durableCommit() {
+    return durableCommitItem();
+  }
+
+  private static String durableCommitItem() {
     return "(SELECT CASE WHEN current_setting('synchronous_commit') = 'off'"
         + " THEN set_config('synchronous_commit', 'on', true) END AS raised) AS durable_commit";
   }

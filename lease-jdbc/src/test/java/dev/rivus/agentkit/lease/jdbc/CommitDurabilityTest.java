@@ -93,15 +93,24 @@ class CommitDurabilityTest {
         TestDatabase.on(
             server,
             config -> config.addDataSourceProperty("options", "-c synchronous_commit=off"))) {
-      List<String> settingsAtCommit = new CopyOnWriteArrayList<>();
-      DataSource observing = settingAtCommit(db.pool, settingsAtCommit);
-      try (JdbcLeaseRepository repository = JdbcLeaseRepository.create(observing, db.options())) {
-        settingsAtCommit.clear(); // creating the tables
+      try (JdbcLeaseRepository repository = JdbcLeaseRepository.create(db.pool, db.options())) {
+        Sql sql = new Sql(db.table, new PostgresDialect());
         LeaseWrite acquisition = Samples.firstWrite("durable", "h");
+        assertThat(settingAtCommit(db, sql, acquisition))
+            .as("synchronous_commit at a first acquisition's commit")
+            .isEqualTo("on");
         repository.save(acquisition);
-        assertThat(settingsAtCommit)
-            .as("synchronous_commit at the acquisition's commit")
-            .containsExactly("on");
+        LeaseWrite released = acquisition.snapshot().release(Instant.now());
+        LeaseWrite again =
+            released
+                .snapshot()
+                .acquisition(acquisition.snapshot().holder(), Duration.ofSeconds(5), Instant.now());
+        repository.save(released);
+        assertThat(settingAtCommit(db, sql, again))
+            .as("synchronous_commit at the commit of an acquisition after a release")
+            .isEqualTo("on");
+        acquisition = again;
+        repository.save(again);
 
         LeaseWrite renewal = acquisition.snapshot().renewal(Instant.now());
         try (Connection connection = db.pool.getConnection()) {
@@ -143,29 +152,25 @@ class CommitDurabilityTest {
     }
   }
 
-  /** A data source whose connections note synchronous_commit just before each commit. */
-  private static DataSource settingAtCommit(DataSource target, List<String> settings) {
-    InvocationHandler dataSource =
-        (proxy, method, args) -> {
-          Object result = invoke(target, method, args);
-          if (result instanceof Connection connection) {
-            return Proxy.newProxyInstance(
-                CommitDurabilityTest.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (p, m, a) -> {
-                  if (m.getName().equals("commit")) {
-                    settings.add(setting(connection));
-                  }
-                  return invoke(connection, m, a);
-                });
-          }
-          return result;
-        };
-    return (DataSource)
-        Proxy.newProxyInstance(
-            CommitDurabilityTest.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            dataSource);
+  /**
+   * {@code synchronous_commit} at the commit of an acquisition's statement, which commits in
+   * auto-commit: run in a transaction of the test's instead, its setting is read before the commit,
+   * and then rolled back.
+   */
+  private static String settingAtCommit(TestDatabase db, Sql sql, LeaseWrite acquisition)
+      throws SQLException {
+    try (Connection connection = db.pool.getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        byte[] key = KeyBytes.encode(acquisition.key());
+        assertThat(new PostgresDialect().writeAcquisition(connection, sql, acquisition, key))
+            .isEqualTo(1);
+        return setting(connection);
+      } finally {
+        connection.rollback();
+        connection.setAutoCommit(true);
+      }
+    }
   }
 
   private static String setting(Connection connection) throws SQLException {
