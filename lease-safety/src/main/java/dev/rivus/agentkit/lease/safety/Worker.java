@@ -129,10 +129,13 @@ final class Worker {
     resource.call("ENTER " + key + " " + g + " " + id);
     try {
       int steps = 1 + random.nextInt(3);
+      // One section in four spans heartbeats, so that renewals, stops and clock jumps meet
+      // fenced work in progress, not only idle holders.
+      boolean slow = random.nextInt(4) == 0;
       for (int step = 0; step < steps; step++) {
         String read = resource.call("READ " + key + " " + g + " " + id);
         long value = read.startsWith("OK ") ? Long.parseLong(read.substring(3)) : -1;
-        Thread.sleep(10 + random.nextInt(60));
+        Thread.sleep(slow ? 150 + random.nextInt(450) : 10 + random.nextInt(60));
         String reply = resource.call("WRITE " + key + " " + g + " " + id + " " + (value + 1));
         Map<String, Object> line = event("write", key, g);
         line.put("accepted", reply.equals("ACCEPTED"));
