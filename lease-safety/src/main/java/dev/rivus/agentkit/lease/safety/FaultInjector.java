@@ -60,7 +60,7 @@ final class FaultInjector {
   void run(long deadlineNanos) throws InterruptedException {
     while (System.nanoTime() < deadlineNanos) {
       reapCrashes();
-      Thread.sleep(300 + random.nextInt(1200)); // pacing between faults, not synchronisation
+      Thread.sleep(200 + random.nextInt(800)); // pacing between faults, not synchronisation
       if (System.nanoTime() >= deadlineNanos) {
         break;
       }
