@@ -1,0 +1,170 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Injects faults into a phase's workers, one at a time, chosen from a seeded random source so that
+ * a seed names a run: {@code kill -9} of a holder (respawned), {@code SIGSTOP} of a holder for 1.5
+ * × the longest TTL then {@code SIGCONT}, a wall-clock jump of hours either way, and a monotonic
+ * jump forward by one to two TTLs. A holder is preferably a worker inside a fenced section now (the
+ * resource says who). Every fault goes to the driver's log; a worker that died unasked is logged as
+ * a crash and respawned.
+ *
+ * <p>Not thread-safe: one fault loop per phase.
+ */
+final class FaultInjector {
+
+  /** The kinds of fault, by their name in the driver's log. */
+  enum Kind {
+    KILL,
+    STOP,
+    WALL,
+    MONO
+  }
+
+  private final Random random;
+  private final List<WorkerSlot> slots;
+  private final ResourceClient resource;
+  private final JsonLines log;
+  private final Duration stopFor;
+  private final boolean stopFirst;
+  private final Deque<Kind> plan = new ArrayDeque<>();
+
+  FaultInjector(
+      Random random,
+      List<WorkerSlot> slots,
+      ResourceClient resource,
+      JsonLines log,
+      Duration stopFor,
+      boolean stopFirst) {
+    this.random = random;
+    this.slots = slots;
+    this.resource = resource;
+    this.log = log;
+    this.stopFor = stopFor;
+    this.stopFirst = stopFirst;
+  }
+
+  /** Injects faults until {@code deadlineNanos} ({@code System.nanoTime()}). */
+  void run(long deadlineNanos) throws InterruptedException {
+    while (System.nanoTime() < deadlineNanos) {
+      reapCrashes();
+      Thread.sleep(200 + random.nextInt(800)); // pacing between faults, not synchronisation
+      if (System.nanoTime() >= deadlineNanos) {
+        break;
+      }
+      inject(next());
+    }
+    reapCrashes();
+  }
+
+  private Kind next() {
+    if (plan.isEmpty()) {
+      List<Kind> round = new ArrayList<>(List.of(Kind.values()));
+      Collections.shuffle(round, random);
+      if (stopFirst) {
+        round.remove(Kind.STOP);
+        round.add(0, Kind.STOP);
+      }
+      plan.addAll(round);
+    }
+    return plan.removeFirst();
+  }
+
+  private void inject(Kind kind) throws InterruptedException {
+    switch (kind) {
+      case KILL:
+        kill(holder());
+        break;
+      case STOP:
+        stop(holder());
+        break;
+      case WALL:
+        WorkerSlot wall = slots.get(random.nextInt(slots.size()));
+        long hours = (1 + random.nextInt(6)) * (random.nextBoolean() ? 1L : -1L);
+        jump(wall, "wall", "WALL", Duration.ofHours(hours));
+        break;
+      case MONO:
+      default:
+        WorkerSlot mono = slots.get(random.nextInt(slots.size()));
+        long ttl = mono.ttl().toMillis();
+        jump(mono, "mono", "MONO", Duration.ofMillis(ttl + random.nextInt((int) ttl)));
+        break;
+    }
+  }
+
+  /** A worker inside a fenced section, if one is within two seconds; else any worker. */
+  private WorkerSlot holder() throws InterruptedException {
+    for (int look = 0; look < 100; look++) {
+      List<String> inside = List.of(resource.call("OPEN").substring(2).trim().split(" "));
+      List<WorkerSlot> holders = new ArrayList<>();
+      for (WorkerSlot slot : slots) {
+        if (inside.contains(slot.id()) && slot.child().isAlive()) {
+          holders.add(slot);
+        }
+      }
+      if (!holders.isEmpty()) {
+        return holders.get(random.nextInt(holders.size()));
+      }
+      Thread.sleep(20); // polling the resource for a holder to hit
+    }
+    return slots.get(random.nextInt(slots.size()));
+  }
+
+  private void kill(WorkerSlot victim) throws InterruptedException {
+    // Stopped first, so that the resource closes its sections (DEAD) before any successor can
+    // enter: a stopped process keeps its key lock until it dies.
+    victim.child().suspend();
+    resource.call("DEAD " + victim.id());
+    Map<String, Object> line = victim.fault("kill");
+    line.put("pid", victim.child().pid());
+    log.write(line);
+    victim.child().kill();
+    victim.respawn();
+  }
+
+  private void stop(WorkerSlot victim) throws InterruptedException {
+    victim.child().suspend();
+    Map<String, Object> line = victim.fault("stop");
+    line.put("pid", victim.child().pid());
+    line.put("ms", stopFor.toMillis());
+    log.write(line);
+    Thread.sleep(stopFor.toMillis()); // the fault itself: how long the holder stays stopped
+    victim.child().resume();
+    log.write(victim.fault("cont"));
+  }
+
+  private void jump(WorkerSlot slot, String kind, String command, Duration by) {
+    Map<String, Object> line = slot.fault(kind);
+    line.put("ms", by.toMillis());
+    log.write(line);
+    try {
+      slot.child().send(command + " " + by.toMillis());
+    } catch (java.io.UncheckedIOException died) {
+      // it died meanwhile: the next look for crashes logs it
+    }
+  }
+
+  /** Logs and respawns every worker that exited without being asked to. */
+  void reapCrashes() {
+    for (WorkerSlot slot : slots) {
+      if (!slot.child().isAlive()) {
+        Map<String, Object> line = slot.fault("crash");
+        line.put("detail", "exited unasked: " + slot.child().diagnostics());
+        log.write(line);
+        slot.respawn();
+      }
+    }
+  }
+}

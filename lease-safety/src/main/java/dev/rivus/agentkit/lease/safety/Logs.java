@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The logs of one phase, read and indexed for the checker: the resource's (in its order), every
+ * worker's, and the driver's faults. Immutable once built.
+ */
+final class Logs {
+
+  final List<JsonNode> resource;
+  final List<JsonNode> workers;
+  final List<JsonNode> driver;
+  final List<Acquisition> acquisitions = new ArrayList<>();
+  final Map<String, Long> ttlMillis = new HashMap<>();
+
+  Logs(List<JsonNode> resource, List<JsonNode> workers, List<JsonNode> driver) {
+    this.resource = resource;
+    this.workers = workers;
+    this.driver = driver;
+    index();
+  }
+
+  /** Reads {@code resource.jsonl}, {@code driver.jsonl} and every {@code worker-*.jsonl}. */
+  static Logs load(Path phaseDirectory) {
+    List<JsonNode> workers = new ArrayList<>();
+    try (Stream<Path> files = Files.list(phaseDirectory)) {
+      files
+          .filter(f -> f.getFileName().toString().matches("worker-.*\\.jsonl"))
+          .sorted()
+          .forEach(f -> workers.addAll(JsonLines.read(f)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + phaseDirectory, e);
+    }
+    return new Logs(
+        readIfThere(phaseDirectory.resolve("resource.jsonl")),
+        workers,
+        readIfThere(phaseDirectory.resolve("driver.jsonl")));
+  }
+
+  private static List<JsonNode> readIfThere(Path file) {
+    return Files.exists(file) ? JsonLines.read(file) : List.of();
+  }
+
+  /** Worker events named {@code event}, in log order. */
+  List<JsonNode> workerEvents(String event) {
+    return workers.stream().filter(e -> e.path("ev").asText().equals(event)).toList();
+  }
+
+  /** Driver events of fault kind {@code kind}, in log order. */
+  List<JsonNode> faults(String kind) {
+    return driver.stream().filter(e -> e.path("fault").asText().equals(kind)).toList();
+  }
+
+  /** Resource events of operation {@code op} that changed something (late ones left out). */
+  List<JsonNode> applied(String op) {
+    return resource.stream()
+        .filter(e -> e.path("op").asText().equals(op) && !e.path("late").asBoolean())
+        .toList();
+  }
+
+  /** The moment the driver killed {@code worker}, or {@code Long.MAX_VALUE}. */
+  long deathOf(String worker) {
+    long death = Long.MAX_VALUE;
+    for (JsonNode fault : driver) {
+      String kind = fault.path("fault").asText();
+      if ((kind.equals("kill") || kind.equals("crash"))
+          && fault.path("w").asText().equals(worker)) {
+        death = Math.min(death, fault.path("t").asLong());
+      }
+    }
+    return death;
+  }
+
+  private void index() {
+    Map<String, Long> pendingStart = new HashMap<>();
+    // The library tells its listener of an acquisition on its own thread: that line may come after
+    // the worker's acquire_ok, so every way is read first.
+    Map<String, String> how = new HashMap<>();
+    for (JsonNode e : workerEvents("acquired")) {
+      how.put(lease(e.path("w").asText(), e), e.path("how").asText());
+    }
+    for (JsonNode e : workers) {
+      String worker = e.path("w").asText();
+      switch (e.path("ev").asText()) {
+        case "start":
+          ttlMillis.put(worker, e.path("ttlMs").asLong());
+          break;
+        case "acquire_start":
+          pendingStart.put(worker, e.path("t").asLong());
+          break;
+        case "acquire_ok":
+          long ok = e.path("t").asLong();
+          acquisitions.add(
+              new Acquisition(
+                  worker,
+                  e.path("key").asText(),
+                  e.path("token").asLong(),
+                  pendingStart.getOrDefault(worker, ok),
+                  ok,
+                  how.get(lease(worker, e))));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  static String lease(String worker, JsonNode e) {
+    return worker + "/" + e.path("key").asText() + "/" + e.path("token").asLong();
+  }
+}

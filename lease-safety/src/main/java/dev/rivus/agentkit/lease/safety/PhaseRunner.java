@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one {@link Phase}: starts the resource and the workers, lets the {@link FaultInjector} work
+ * for the phase's duration, stops everything, and hands the logs to the {@link Checker}.
+ *
+ * <p>Not thread-safe: one phase at a time.
+ */
+final class PhaseRunner {
+
+  /** Every worker's TTL and heartbeat, by slot: odd slots 2 s / 500 ms, even slots 3 s / 750 ms. */
+  static final Duration SHORT_TTL = Duration.ofSeconds(2);
+
+  static final Duration LONG_TTL = Duration.ofSeconds(3);
+  static final List<String> KEYS = List.of("k1", "k2", "k3");
+  static final Duration CALL_DEADLINE = Duration.ofSeconds(20);
+  private static final Duration START_WAIT = Duration.ofSeconds(90);
+
+  private PhaseRunner() {}
+
+  static Verdict run(Phase phase, Path runDirectory) throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(runDirectory.resolve(phase.label()));
+    try (JsonLines log = JsonLines.append(dir.resolve("driver.jsonl"));
+        ChildJvm resource =
+            ChildJvm.start(
+                ResourceMain.class,
+                dir.resolve("resource.jsonl").toString(),
+                phase.fencing() ? "fencing" : "no-fencing")) {
+      int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
+      List<WorkerSlot> slots = new ArrayList<>();
+      try (ResourceClient client = ResourceClient.connect(port)) {
+        for (int slot = 1; slot <= phase.workers(); slot++) {
+          Duration ttl = slot % 2 == 1 ? SHORT_TTL : LONG_TTL;
+          WorkerSettings template =
+              new WorkerSettings(
+                  "w" + slot,
+                  phase.store(),
+                  dir,
+                  port,
+                  ttl,
+                  ttl.dividedBy(4),
+                  KEYS,
+                  phase.seed(),
+                  CALL_DEADLINE);
+          slots.add(new WorkerSlot(slot, template, log));
+        }
+        for (WorkerSlot slot : slots) {
+          slot.awaitReady(START_WAIT);
+        }
+        Map<String, Object> start = JsonLines.fields("t", System.nanoTime());
+        start.put("phase", phase.label());
+        start.put("seed", phase.seed());
+        log.write(start);
+        Duration stopFor =
+            (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
+        FaultInjector faults =
+            new FaultInjector(
+                new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl());
+        faults.run(System.nanoTime() + phase.duration().toNanos());
+        stopAll(slots, log);
+        client.call("FINISH");
+      } finally {
+        slots.forEach(WorkerSlot::close);
+      }
+    }
+    return Checker.check(dir, phase.thresholds(), phase.negativeControl());
+  }
+
+  /** Asks every worker to stop after its cycle; one that does not in time is a hang. */
+  private static void stopAll(List<WorkerSlot> slots, JsonLines log) throws InterruptedException {
+    for (WorkerSlot slot : slots) {
+      try {
+        slot.child().send("STOP");
+      } catch (java.io.UncheckedIOException died) {
+        // it died: its exit code tells below
+      }
+    }
+    Duration patience = CALL_DEADLINE.plusSeconds(15);
+    for (WorkerSlot slot : slots) {
+      ProcessHandle handle = slot.child().handle();
+      int code;
+      try {
+        code = slot.child().awaitExit(patience);
+      } catch (AssertionError stillRunning) {
+        Map<String, Object> line = slot.fault("exit_hang");
+        line.put("detail", "did not stop within " + patience + ":\n" + threadDump(handle.pid()));
+        log.write(line);
+        continue;
+      }
+      if (code != 0) {
+        Map<String, Object> line = slot.fault("crash");
+        line.put("detail", "exit code " + code + "\n" + slot.child().diagnostics());
+        log.write(line);
+      }
+    }
+  }
+
+  /** The thread dump of another JVM, through {@code jcmd}, or why there is none. */
+  private static String threadDump(long pid) throws InterruptedException {
+    try {
+      Process jcmd =
+          new ProcessBuilder("jcmd", Long.toString(pid), "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      byte[] out = jcmd.getInputStream().readAllBytes();
+      jcmd.waitFor(10, TimeUnit.SECONDS);
+      return new String(out, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(no thread dump: " + e.getMessage() + ")";
+    }
+  }
+}

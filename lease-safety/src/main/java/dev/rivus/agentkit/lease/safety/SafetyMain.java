@@ -1,0 +1,181 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The harness's driver and entry point:
+ *
+ * <pre>{@code
+ * java -cp 'lease-safety/target/lease-safety-0.1.0-SNAPSHOT.jar:lease-safety/target/lib/*' \
+ *     dev.rivus.agentkit.lease.safety.SafetyMain --repository all --seconds 60 [--seed S]
+ * }</pre>
+ *
+ * <p>Runs one phase per repository ({@code file}, {@code sqlite}, or {@code all} of them), then the
+ * negative control (a broken repository, fencing off at the resource), prints each phase's report
+ * and exits 0 only if every phase passed: no violation and enough activity, and for the negative
+ * control, violations found. Options: {@code --workers N} (4), {@code --out DIR} (a new temporary
+ * directory; the logs stay there), {@code --no-negative-control}.
+ */
+public final class SafetyMain {
+
+  private SafetyMain() {}
+
+  /**
+   * Runs the harness and exits with 0 (every phase passed), 1 (a phase failed or did too little) or
+   * 64 (bad arguments).
+   *
+   * @param args the options
+   * @throws IOException if the run's directory cannot be made
+   * @throws InterruptedException if interrupted
+   */
+  public static void main(String[] args) throws IOException, InterruptedException {
+    List<Phase> phases;
+    Path out;
+    try {
+      Options options = Options.parse(args);
+      phases = options.phases();
+      out =
+          options.out != null
+              ? Files.createDirectories(options.out)
+              : Files.createTempDirectory("lease-safety");
+    } catch (IllegalArgumentException bad) {
+      System.err.println("safety: " + bad.getMessage());
+      System.err.println(
+          "usage: SafetyMain [--repository file|sqlite|all] [--seconds N] [--seed S] [--workers N]"
+              + " [--out DIR] [--no-negative-control]");
+      System.exit(64);
+      return;
+    }
+    System.exit(run(phases, out, System.out) ? 0 : 1);
+  }
+
+  /**
+   * Runs phases one after another and prints their reports.
+   *
+   * @param phases the phases
+   * @param out the run's directory (one subdirectory per phase)
+   * @param report where the reports go
+   * @return whether every phase passed
+   * @throws IOException if a phase's directory cannot be made
+   * @throws InterruptedException if interrupted
+   */
+  public static boolean run(List<Phase> phases, Path out, PrintStream report)
+      throws IOException, InterruptedException {
+    boolean passed = true;
+    report.println("lease safety harness: logs in " + out);
+    for (Phase phase : phases) {
+      report.printf(
+          "== %s: %s, fencing %s, %d workers, %d s, seed %d ==%n",
+          phase.label(),
+          phase.store().label(),
+          phase.fencing() ? "on" : "off",
+          phase.workers(),
+          phase.duration().toSeconds(),
+          phase.seed());
+      Verdict verdict = PhaseRunner.run(phase, out);
+      verdict.report().forEach(report::println);
+      passed &= verdict.outcome() == Verdict.Outcome.PASS;
+    }
+    report.println(passed ? "ALL PHASES PASSED" : "SOME PHASE FAILED");
+    return passed;
+  }
+
+  /** The command line, parsed. */
+  private static final class Options {
+    String repository = "all";
+    int seconds = 60;
+    long seed = ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+    int workers = 4;
+    @Nullable Path out;
+    boolean negativeControl = true;
+
+    static Options parse(String[] args) {
+      Options options = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String name = args[i];
+        if (name.equals("--no-negative-control")) {
+          options.negativeControl = false;
+          continue;
+        }
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(name + " needs a value");
+        }
+        String value = args[++i];
+        switch (name) {
+          case "--repository":
+            if (!value.matches("file|sqlite|all")) {
+              throw new IllegalArgumentException(
+                  "--repository is file, sqlite or all, not " + value);
+            }
+            options.repository = value;
+            break;
+          case "--seconds":
+            options.seconds = positive(name, value);
+            break;
+          case "--seed":
+            options.seed = Long.parseLong(value);
+            break;
+          case "--workers":
+            options.workers = positive(name, value);
+            break;
+          case "--out":
+            options.out = Path.of(value);
+            break;
+          default:
+            throw new IllegalArgumentException("unknown option " + name);
+        }
+      }
+      return options;
+    }
+
+    private static int positive(String name, String value) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n > 0) {
+          return n;
+        }
+      } catch (NumberFormatException notANumber) {
+        // reported below
+      }
+      throw new IllegalArgumentException(name + " must be a positive integer, not " + value);
+    }
+
+    List<Phase> phases() {
+      List<Phase> phases = new ArrayList<>();
+      Duration duration = Duration.ofSeconds(seconds);
+      for (StoreKind store : List.of(StoreKind.FILE, StoreKind.SQLITE)) {
+        if (repository.equals("all") || repository.equals(store.label())) {
+          phases.add(
+              new Phase(
+                  store.label(), store, true, duration, workers, seed + phases.size(), false));
+        }
+      }
+      if (negativeControl) {
+        Duration control =
+            duration.compareTo(Duration.ofSeconds(20)) > 0 ? Duration.ofSeconds(20) : duration;
+        phases.add(
+            new Phase(
+                "negative-control",
+                StoreKind.BROKEN,
+                false,
+                control,
+                workers,
+                seed + phases.size(),
+                true));
+      }
+      return phases;
+    }
+  }
+}

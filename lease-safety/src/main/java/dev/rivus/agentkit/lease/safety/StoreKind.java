@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.file.FileLeaseRepository;
+import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The repositories a phase can attack, and how a worker opens one in a phase's directory. */
+public enum StoreKind {
+  /** JSON files, one per key ({@code lease-file}). */
+  FILE,
+  /** One SQLite database ({@code lease-sqlite}). */
+  SQLITE,
+  /** The negative control: JSON files behind {@link BrokenRepository}. */
+  BROKEN;
+
+  /**
+   * Opens the repository in {@code phaseDirectory}; every worker of the phase opens the same store.
+   *
+   * @param phaseDirectory the phase's directory
+   * @return the repository
+   */
+  public LeaseRepository open(Path phaseDirectory) {
+    switch (this) {
+      case FILE:
+        return FileLeaseRepository.open(phaseDirectory.resolve("leases"));
+      case SQLITE:
+        return SqliteLeaseRepository.open(phaseDirectory.resolve("leases.db"));
+      case BROKEN:
+      default:
+        return new BrokenRepository(FileLeaseRepository.open(phaseDirectory.resolve("leases")));
+    }
+  }
+
+  /**
+   * Returns the name used on the command line and in reports.
+   *
+   * @return the lower-case name
+   */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Parses a label.
+   *
+   * @param label {@code file}, {@code sqlite} or {@code broken}
+   * @return the kind
+   * @throws IllegalArgumentException if the label names no kind
+   */
+  public static StoreKind of(String label) {
+    return valueOf(label.toUpperCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * P1, tokens only go up: per key, no token is granted twice, and an acquisition that returned
+ * before another was called has the smaller token. Times are {@code System.nanoTime()}, which is
+ * one monotonic clock for every process of a Linux machine.
+ */
+final class TokenOrder {
+
+  private TokenOrder() {}
+
+  static void check(Logs logs, Findings findings) {
+    Map<String, List<Acquisition>> byKey =
+        logs.acquisitions.stream().collect(Collectors.groupingBy(Acquisition::key));
+    byKey.forEach((key, acquisitions) -> checkKey(key, acquisitions, findings));
+  }
+
+  private static void checkKey(String key, List<Acquisition> acquisitions, Findings findings) {
+    Map<Long, Acquisition> granted = new HashMap<>();
+    for (Acquisition a : acquisitions) {
+      Acquisition before = granted.putIfAbsent(a.token(), a);
+      if (before != null) {
+        findings.violation(
+            "P1",
+            "key "
+                + key
+                + " token "
+                + a.token()
+                + " granted twice: "
+                + before.worker()
+                + " and "
+                + a.worker());
+      }
+    }
+    List<Acquisition> byReturn = new ArrayList<>(acquisitions);
+    byReturn.sort(Comparator.comparingLong(Acquisition::okNanos));
+    // The highest token among acquisitions that returned before each point, and whose it is.
+    List<Acquisition> highestSoFar = new ArrayList<>();
+    for (Acquisition a : byReturn) {
+      Acquisition top = highestSoFar.isEmpty() ? a : highestSoFar.get(highestSoFar.size() - 1);
+      highestSoFar.add(a.token() >= top.token() ? a : top);
+    }
+    for (Acquisition b : acquisitions) {
+      int returnedBefore = countReturnedBefore(byReturn, b.startNanos());
+      if (returnedBefore == 0) {
+        continue;
+      }
+      Acquisition top = highestSoFar.get(returnedBefore - 1);
+      if (top.token() >= b.token()) {
+        findings.violation(
+            "P1",
+            "key "
+                + key
+                + ": "
+                + b.worker()
+                + " got token "
+                + b.token()
+                + " after "
+                + top.worker()
+                + " had been granted "
+                + top.token());
+      }
+    }
+  }
+
+  /** How many acquisitions returned strictly before {@code nanos} (binary search). */
+  private static int countReturnedBefore(List<Acquisition> byReturn, long nanos) {
+    int low = 0;
+    int high = byReturn.size();
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (byReturn.get(mid).okNanos() < nanos) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  }
+}

@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The checker's judgement of one phase: each property's violations, the figures, and the outcome.
+ * Immutable once made.
+ */
+public final class Verdict {
+
+  /** How a phase ended. */
+  public enum Outcome {
+    /** Enough activity, and no violation (or, for the negative control, some). */
+    PASS,
+    /** A property was violated (or the negative control showed none). */
+    FAIL,
+    /** Too few acquisitions, writes or faults to judge. */
+    INSUFFICIENT
+  }
+
+  private final Findings findings;
+  private final String shortfall;
+  private final boolean expectViolations;
+
+  Verdict(Findings findings, String shortfall, boolean expectViolations) {
+    this.findings = findings;
+    this.shortfall = shortfall;
+    this.expectViolations = expectViolations;
+  }
+
+  /**
+   * Returns the phase's outcome.
+   *
+   * @return PASS, FAIL or INSUFFICIENT
+   */
+  public Outcome outcome() {
+    if (!shortfall.isEmpty()) {
+      return Outcome.INSUFFICIENT;
+    }
+    boolean violated = findings.total() > 0;
+    return violated == expectViolations ? Outcome.PASS : Outcome.FAIL;
+  }
+
+  /**
+   * Returns the number of violations of a property.
+   *
+   * @param property {@code P1} to {@code P6}
+   * @return the count
+   */
+  public int violations(String property) {
+    return findings.count(property);
+  }
+
+  /**
+   * Returns the number of cases of a property reported apart (P6 where a clock was jumped).
+   *
+   * @param property {@code P1} to {@code P6}
+   * @return the count
+   */
+  public int reportedApart(String property) {
+    return findings.apartCount(property);
+  }
+
+  /**
+   * Returns the figures, by name.
+   *
+   * @return the figures, in report order
+   */
+  public Map<String, String> figures() {
+    return Map.copyOf(findings.figures());
+  }
+
+  /**
+   * Renders the verdict for people: one line per property, then the figures, the examples of each
+   * violation, and the outcome.
+   *
+   * @return the report's lines
+   */
+  public List<String> report() {
+    List<String> lines = new ArrayList<>();
+    for (String property : List.of("P1", "P2", "P3", "P4", "P5", "P6")) {
+      String apart =
+          findings.apartCount(property) > 0
+              ? "   (clock jumped, reported apart: " + findings.apartCount(property) + ")"
+              : "";
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "  %s %-48s %d%s",
+              property,
+              Findings.PROPERTIES.get(property),
+              findings.count(property),
+              apart));
+    }
+    findings.figures().forEach((name, value) -> lines.add("  " + name + ": " + value));
+    for (String property : List.of("P1", "P2", "P3", "P4", "P5", "P6")) {
+      findings.examples(property).forEach(e -> lines.add("  " + property + " violation: " + e));
+      findings.apartExamples(property).forEach(e -> lines.add("  " + property + " apart: " + e));
+    }
+    String expectation = expectViolations ? " (negative control: violations expected)" : "";
+    String why = shortfall.isEmpty() ? "" : ": " + shortfall;
+    lines.add("  outcome: " + outcome() + why + expectation);
+    return lines;
+  }
+}

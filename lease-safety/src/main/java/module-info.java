@@ -1,0 +1,17 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/**
+ * The safety harness (issue 11): a driver, a protected resource, worker JVMs and a checker. Exports
+ * nothing: it is run from the command line ({@code SafetyMain}), never used as a library.
+ */
+module dev.rivus.agentkit.lease.safety {
+  requires static org.jspecify;
+  requires dev.rivus.agentkit.lease;
+  requires dev.rivus.agentkit.lease.file;
+  requires dev.rivus.agentkit.lease.sqlite;
+  requires dev.rivus.agentkit.lease.testkit;
+  requires com.fasterxml.jackson.databind;
+  requires java.management;
+}
