@@ -42,7 +42,7 @@ final class DatabasePath {
       throw new CliFailure(
           ExitCodes.USAGE,
           "cannot choose a default lease database: none of LEASE_DB, XDG_STATE_HOME or HOME is set;"
-              + " use --db PATH or --dir DIR");
+              + " use --db PATH, --dir DIR or --jdbc URL");
     }
     return Path.of(home, ".local", "state", "lease", "leases.db").toAbsolutePath();
   }

@@ -44,7 +44,7 @@ class DatabasePathTest {
   void withoutAnyOfThemItIsAUsageErrorThatNamesTheWayOut() {
     assertThatThrownBy(() -> DatabasePath.resolve(Map.of()))
         .isInstanceOf(CliFailure.class)
-        .hasMessageContaining("use --db PATH or --dir DIR")
+        .hasMessageContaining("use --db PATH, --dir DIR or --jdbc URL")
         .satisfies(e -> assertThat(((CliFailure) e).exitCode()).isEqualTo(ExitCodes.USAGE));
   }
 }
