@@ -50,7 +50,9 @@ public interface Lease extends AutoCloseable {
 
   /**
    * Returns a stage that completes with the {@link LeaseLost} saying why, when the lease is lost or
-   * released. Dependent actions run on a library thread; keep them short.
+   * released. Dependent actions run on a library thread; keep them short. Once {@link #isHeld()}
+   * has returned {@code false}, the stage this returns is already complete (its dependents then run
+   * on the calling thread), so the reason can be read at once.
    *
    * @return the loss signal; it never completes exceptionally
    */

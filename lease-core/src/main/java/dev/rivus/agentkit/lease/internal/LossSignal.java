@@ -132,20 +132,26 @@ final class LossSignal {
     return made;
   }
 
+  /**
+   * The {@code lost()} stage. Asked for after the loss was declared, it is complete at once, so
+   * that whoever sees {@code isHeld()} false can read the reason; its dependents then run on the
+   * asking thread. Asked for before, it completes on the notifications lane.
+   */
   CompletionStage<LeaseLost> stage() {
+    if (loss != null) {
+      return CompletableFuture.completedStage(exception());
+    }
     CompletableFuture<LeaseLost> stage;
     boolean alreadyLost;
     synchronized (this) {
       if (future == null) {
         future = new CompletableFuture<>();
-        alreadyLost = loss != null;
-      } else {
-        alreadyLost = false;
       }
+      alreadyLost = loss != null; // declared since the check above
       stage = future;
     }
     if (alreadyLost) {
-      scheduler.execute(Lane.NOTIFICATIONS, () -> stage.complete(exception()));
+      return CompletableFuture.completedStage(exception());
     }
     return stage.minimalCompletionStage();
   }
