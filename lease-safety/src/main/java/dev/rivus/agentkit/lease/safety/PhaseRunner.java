@@ -44,6 +44,9 @@ final class PhaseRunner {
                 phase.fencing() ? "fencing" : "no-fencing")) {
       int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
       List<WorkerSlot> slots = new ArrayList<>();
+      boolean attacked = phase.store() != StoreKind.BROKEN;
+      StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
+      LeaseRunSlot runs = null;
       try (ResourceClient client = ResourceClient.connect(port)) {
         for (int slot = 1; slot <= phase.workers(); slot++) {
           Duration ttl = slot % 2 == 1 ? SHORT_TTL : LONG_TTL;
@@ -69,14 +72,28 @@ final class PhaseRunner {
         log.write(start);
         Duration stopFor =
             (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
+        if (attacked) {
+          runs = new LeaseRunSlot(phase.workers() + 1, phase.store(), dir, port, phase.seed(), log);
+          runs.start();
+        }
         FaultInjector faults =
             new FaultInjector(
-                new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl());
+                    new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl())
+                .with(storage, runs);
         faults.run(System.nanoTime() + phase.duration().toNanos());
         stopAll(slots, log);
+        if (runs != null) {
+          runs.close();
+        }
         client.call("FINISH");
       } finally {
         slots.forEach(WorkerSlot::close);
+        if (runs != null) {
+          runs.close();
+        }
+        if (storage != null) {
+          storage.close();
+        }
       }
     }
     return Checker.check(dir, phase.thresholds(), phase.negativeControl());
