@@ -12,13 +12,14 @@ import java.util.Set;
 
 /**
  * P7, a {@code lease run} command tree never runs beside a successor's: in the resource's order, no
- * request of a {@code lease run} worker ({@code r<slot>.<run>}) with token {@code g} on a key comes
- * after another worker's ENTER on that key with a higher token (its successor's); and after a
- * {@code kill -9} of the {@code lease} process no process of its tree is left ({@code survivor} in
- * the worker's log, from the driver's search of {@code /proc}). Where the {@code lease} process
- * itself was stopped (SIGSTOP), a tree that talks on is reported apart: a stopped {@code lease}
- * cannot stop its command, as docs/cli.md says, and only the token checked by the resource protects
- * it then.
+ * request of a {@code lease run} worker ({@code r<slot>.<run>}) on a key comes after the ENTER of
+ * the next other worker on that key (its successor: the first to enter after the lease run's own
+ * ENTER, by the resource's order rather than by token, since a store lost on purpose may restart
+ * tokens lower); and after a {@code kill -9} of the {@code lease} process no process of its tree is
+ * left ({@code survivor} in the worker's log, from the driver's search of {@code /proc}). Where the
+ * {@code lease} process itself was stopped (SIGSTOP), a tree that talks on is reported apart: a
+ * stopped {@code lease} cannot stop its command, as docs/cli.md says, and only the token checked by
+ * the resource protects it then.
  */
 final class LeaseRunOverlap {
 
@@ -34,17 +35,27 @@ final class LeaseRunOverlap {
     for (JsonNode fault : logs.faults("run_stop")) {
       stopped.add(fault.path("w").asText());
     }
-    // Per key, the highest token that entered so far, whose, and at which sequence number.
-    Map<String, JsonNode> highestEnter = new HashMap<>();
+    // Per key and lease run worker: the ENTER of the first other worker on that key after the lease
+    // run's own first ENTER (its successor, judged by order, not by tokens: a store lost on purpose
+    // may start tokens lower).
+    Map<String, JsonNode> successor = new HashMap<>();
+    Map<String, Set<String>> entered = new HashMap<>();
     for (JsonNode e : logs.resource) {
       String key = e.path("key").asText();
       String worker = e.path("w").asText();
-      long token = e.path("token").asLong();
-      JsonNode top = highestEnter.get(key);
-      if (isLeaseRun(worker)
-          && top != null
-          && top.path("token").asLong() > token
-          && !top.path("w").asText().equals(worker)) {
+      if (e.path("op").asText().equals("ENTER")) {
+        Set<String> before = entered.computeIfAbsent(key, k -> new HashSet<>());
+        for (String runner : before) {
+          if (!runner.equals(worker)) {
+            successor.putIfAbsent(runner + "/" + key, e);
+          }
+        }
+        if (isLeaseRun(worker)) {
+          before.add(worker);
+        }
+      }
+      JsonNode next = successor.get(worker + "/" + key);
+      if (isLeaseRun(worker) && next != null) {
         findings.report(
             "P7",
             stopped.contains(worker),
@@ -53,21 +64,17 @@ final class LeaseRunOverlap {
                 + ": "
                 + worker
                 + " (token "
-                + token
+                + e.path("token").asLong()
                 + ") said "
                 + e.path("op").asText()
                 + " on key "
                 + key
                 + " after its successor "
-                + top.path("w").asText()
+                + next.path("w").asText()
                 + " (token "
-                + top.path("token").asLong()
+                + next.path("token").asLong()
                 + ") entered at seq "
-                + top.path("seq").asLong());
-      }
-      if (e.path("op").asText().equals("ENTER")
-          && (top == null || token > top.path("token").asLong())) {
-        highestEnter.put(key, e);
+                + next.path("seq").asLong());
       }
     }
     for (JsonNode survivor : logs.workerEvents("survivor")) {

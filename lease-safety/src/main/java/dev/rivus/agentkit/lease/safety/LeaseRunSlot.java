@@ -30,11 +30,12 @@ import org.jspecify.annotations.Nullable;
  * <p>The pipeline ({@link #PIPELINE}) prints {@code TOKEN $LEASE_TOKEN} (the driver logs it as the
  * acquisition), opens a connection to the resource with bash's {@code /dev/tcp}, says {@code ENTER}
  * with {@code $LEASE_TOKEN}, runs 1–3 READ–sleep–WRITE steps (each WRITE from a forked subshell,
- * each step writing 16 KB to stderr through {@code head | tr}, and a background {@code sleep}), and
- * says {@code EXIT}. Faults aimed at the {@code lease} process itself: {@code kill -9} (then {@code
- * /proc} is searched for 5 s for a process of the killed tree: its environment's {@code
- * LEASE_RUN_PID}), {@code SIGSTOP} for 1.5 × the TTL, and its stderr left unread for 1–3 s (a pipe
- * the driver stops reading: the pipeline's stderr and the CLI's messages block when it is full).
+ * each step writing 40 KB (two steps fill a pipe) to stderr through {@code head | tr}, and a
+ * background {@code sleep}), and says {@code EXIT}. Faults aimed at the {@code lease} process
+ * itself: {@code kill -9} (then {@code /proc} is searched for 5 s for a process of the killed tree:
+ * its environment's {@code LEASE_RUN_PID}), {@code SIGSTOP} for 1.5 × the TTL, and its stderr left
+ * unread for 1–3 s (a pipe the driver stops reading: the pipeline's stderr and the CLI's messages
+ * block when it is full).
  *
  * <p>Thread-safe: the fault loop and the run thread meet on this object's monitor.
  */
@@ -57,7 +58,7 @@ final class LeaseRunSlot implements AutoCloseable {
       for step in $(seq "$SAFETY_STEPS"); do
         say "READ $who"; v=${reply#OK }
         case "$v" in ''|*[!0-9]*) v=-1;; esac
-        head -c 16384 /dev/zero | tr '\\0' . >&2; echo >&2
+        head -c 40000 /dev/zero | tr '\\0' . >&2; echo >&2
         sleep "$SAFETY_SLEEP"
         ( say "WRITE $who $((v + 1))" )
       done
@@ -152,6 +153,10 @@ final class LeaseRunSlot implements AutoCloseable {
     Map<String, Object> exit = event(id, "run_exit", key, token);
     exit.put("code", code);
     log.write(exit);
+    if (token != 0) {
+      // Whatever the exit, this lease process no longer holds: a takeover after it is not early.
+      log.write(event(id, "release_start", key, token));
+    }
     if (code == 75) {
       log.write(event(id, "acquire_held", key, 0));
     } else if (code == 76) {

@@ -82,6 +82,7 @@ final class StorageFaults implements AutoCloseable {
   private static final Duration RESTART_PATIENCE = Duration.ofSeconds(40);
 
   private final StoreKind store;
+  private final Path phaseDir;
   private final Path storeDir;
   private final Path storePath;
   private final JsonLines log;
@@ -93,6 +94,7 @@ final class StorageFaults implements AutoCloseable {
 
   private StorageFaults(StoreKind store, Path phaseDir, JsonLines log, boolean mounted) {
     this.store = store;
+    this.phaseDir = phaseDir;
     this.storeDir = phaseDir.resolve("store");
     this.storePath = store.storePath(phaseDir);
     this.log = log;
@@ -169,9 +171,11 @@ final class StorageFaults implements AutoCloseable {
           loseStore(kind, this::replaceStore, false);
           break;
         case "read_only":
+          awaitWorkersOpen();
           readOnly(hold);
           break;
         case "full_disk":
+          awaitWorkersOpen();
           fullDisk(hold);
           break;
         case "exclusive_txn":
@@ -283,7 +287,33 @@ final class StorageFaults implements AutoCloseable {
       }
       slot.respawn();
     }
+    for (WorkerSlot slot : slots) {
+      slot.awaitReady(RESTART_PATIENCE);
+    }
     log.write(note("restart"));
+  }
+
+  /**
+   * Waits until every worker's current life has opened the store (its log's {@code start} line): a
+   * worker that opens it while it is read-only or full fails to start, which would be the harness's
+   * doing (a respawn after a kill just before), not the library's.
+   */
+  private void awaitWorkersOpen() throws InterruptedException {
+    long until = System.nanoTime() + RESTART_PATIENCE.toNanos();
+    for (WorkerSlot slot : slots) {
+      Path workerLog = phaseDir.resolve("worker-" + slot.id() + ".jsonl");
+      while (System.nanoTime() < until && !started(workerLog)) {
+        Thread.sleep(50); // polling the worker's log
+      }
+    }
+  }
+
+  private static boolean started(Path workerLog) {
+    try {
+      return Files.exists(workerLog) && Files.readString(workerLog).contains("\"ev\":\"start\"");
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private void deleteStore() throws IOException {
@@ -336,10 +366,11 @@ final class StorageFaults implements AutoCloseable {
 
   private void readOnly(Duration hold) throws InterruptedException {
     String target = storeDir.toString();
-    boolean bound =
-        mounted
-            && run("mount", "--bind", target, target) == 0
-            && run("mount", "-o", "remount,bind,ro", target) == 0;
+    boolean bound = mounted && command("mount", "--bind", target, target) == 0;
+    if (bound && command("mount", "-o", "remount,bind,ro", target) != 0) {
+      command("umount", "-l", target);
+      bound = false;
+    }
     String how;
     List<String> frozen = new ArrayList<>();
     if (bound) {
@@ -350,9 +381,10 @@ final class StorageFaults implements AutoCloseable {
       if (store == StoreKind.SQLITE) {
         frozen.add(storePath.toString());
       }
-      List<String> command = new ArrayList<>(List.of("chattr", "+i"));
-      command.addAll(frozen);
-      if (run(command.toArray(String[]::new)) != 0) {
+      List<String> freeze = new ArrayList<>(List.of("chattr", "+i"));
+      freeze.addAll(frozen);
+      if (command(freeze.toArray(String[]::new)) != 0) {
+        unfreeze(frozen);
         log.write(note("read_only_skipped"));
         return;
       }
@@ -362,15 +394,38 @@ final class StorageFaults implements AutoCloseable {
     line.put("how", how);
     line.put("ms", hold.toMillis());
     log.write(line);
-    Thread.sleep(hold.toMillis()); // the fault itself
-    if (bound) {
-      run("umount", target);
-    } else {
-      List<String> command = new ArrayList<>(List.of("chattr", "-i"));
-      command.addAll(frozen);
-      run(command.toArray(String[]::new));
+    try {
+      Thread.sleep(hold.toMillis()); // the fault itself
+    } finally {
+      if (bound) {
+        // Lazily: a file opened through the read-only mount would make a plain umount fail
+        // (EBUSY) and leave the store read-only for the rest of the phase.
+        command("umount", "-l", target);
+      } else {
+        unfreeze(frozen);
+      }
     }
     log.write(note("writable"));
+  }
+
+  private void unfreeze(List<String> frozen) {
+    List<String> thaw = new ArrayList<>(List.of("chattr", "-i"));
+    thaw.addAll(frozen);
+    command(thaw.toArray(String[]::new));
+  }
+
+  /** Runs a command; a failure goes to the driver's log with the command's output. */
+  private int command(String... command) {
+    StringBuilder output = new StringBuilder();
+    int code = run(output, command);
+    if (code != 0) {
+      Map<String, Object> line = note("command_failed");
+      line.put("command", String.join(" ", command));
+      line.put("code", code);
+      line.put("output", output.toString());
+      log.write(line);
+    }
+    return code;
   }
 
   private void fullDisk(Duration hold) throws IOException, InterruptedException {
@@ -442,9 +497,13 @@ final class StorageFaults implements AutoCloseable {
 
   /** Runs a command to its end; its exit code, or -1 if it could not run. */
   static int run(String... command) {
+    return run(new StringBuilder(), command);
+  }
+
+  private static int run(StringBuilder output, String... command) {
     try {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
+      output.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
       return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
     } catch (IOException e) {
       return -1;

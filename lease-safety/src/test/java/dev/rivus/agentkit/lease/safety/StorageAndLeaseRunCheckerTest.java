@@ -191,4 +191,30 @@ class StorageAndLeaseRunCheckerTest {
     assertThat(stopped.check().reportedApart("P3")).isEqualTo(1);
     assertThat(live.check().violations("P3")).isEqualTo(1);
   }
+
+  @Test
+  void aLeaseRunAfterAHigherTokenThatEndedBeforeItIsNoP7Violation() {
+    // After a store lost on purpose, tokens may restart lower: order names the successor.
+    History history =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("r5.1", 2000)
+            .acquire("w1.1", "k1", 500, 0, 5, "NEW")
+            .section("k1", 500, "w1.1")
+            .release(50, "w1.1", "k1", 500)
+            .fault(100, "store_delete", "store")
+            .note(200, "restart")
+            .acquire("r5.1", "k1", 20, 300, 310, "NEW")
+            .op("ENTER", "k1", 20, "r5.1")
+            .op("READ", "k1", 20, "r5.1", "value", 1L)
+            .write("k1", 20, "r5.1", 2, false)
+            .op("EXIT", "k1", 20, "r5.1")
+            .finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P1")).isEqualTo(1);
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.PASS);
+  }
 }
