@@ -39,7 +39,9 @@ final class FaultInjector {
     /** {@code SIGSTOP} of a {@code lease run} process. */
     RUN_STOP,
     /** A {@code lease run} process's stderr left unread. */
-    RUN_STDERR
+    RUN_STDERR,
+    /** A noisy library worker's stderr left unread ({@link NoisyWorker}). */
+    STDERR
   }
 
   private final Random random;
@@ -52,6 +54,7 @@ final class FaultInjector {
   private @Nullable StorageFaults storage;
   private @Nullable LeaseRunSlot runs;
   private boolean startedRounds;
+  private @Nullable NoisyWorker noisy;
 
   FaultInjector(
       Random random,
@@ -82,8 +85,20 @@ final class FaultInjector {
     return this;
   }
 
+  /**
+   * Adds the worker whose stderr the driver may stop reading.
+   *
+   * @return this
+   */
+  FaultInjector with(@Nullable NoisyWorker noisy) {
+    this.noisy = noisy;
+    return this;
+  }
+
   private boolean available(Kind kind) {
     switch (kind) {
+      case STDERR:
+        return noisy != null;
       case STORAGE:
         return storage != null;
       case RUN_KILL:
@@ -123,6 +138,10 @@ final class FaultInjector {
         round.remove(run);
         round.remove(Kind.STORAGE);
         round.addAll(0, List.of(Kind.STORAGE, run));
+        if (noisy != null) {
+          round.remove(Kind.STDERR);
+          round.add(2, Kind.STDERR);
+        }
       }
       startedRounds = true;
       if (stopFirst) {
@@ -159,6 +178,10 @@ final class FaultInjector {
       case RUN_STDERR:
         java.util.Objects.requireNonNull(runs)
             .blockStderr(Duration.ofMillis(1000 + random.nextInt(2000)));
+        break;
+      case STDERR:
+        java.util.Objects.requireNonNull(noisy)
+            .block(Duration.ofMillis(1000 + random.nextInt(3000)));
         break;
       case MONO:
       default:

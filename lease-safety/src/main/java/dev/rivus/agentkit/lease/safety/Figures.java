@@ -73,7 +73,8 @@ final class Figures {
           || kind.equals("wall")
           || kind.equals("mono")
           || StorageFaults.KINDS.contains(kind)
-          || LeaseRunSlot.KINDS.contains(kind)) {
+          || LeaseRunSlot.KINDS.contains(kind)
+          || kind.equals("stderr_block")) {
         count++;
       }
     }

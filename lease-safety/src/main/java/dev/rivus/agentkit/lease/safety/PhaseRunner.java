@@ -47,6 +47,7 @@ final class PhaseRunner {
       boolean attacked = phase.store() != StoreKind.BROKEN;
       StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
       LeaseRunSlot runs = null;
+      NoisyWorker noisy = null;
       try (ResourceClient client = ResourceClient.connect(port)) {
         for (int slot = 1; slot <= phase.workers(); slot++) {
           Duration ttl = slot % 2 == 1 ? SHORT_TTL : LONG_TTL;
@@ -75,13 +76,32 @@ final class PhaseRunner {
         if (attacked) {
           runs = new LeaseRunSlot(phase.workers() + 1, phase.store(), dir, port, phase.seed(), log);
           runs.start();
+          noisy =
+              new NoisyWorker(
+                  new WorkerSettings(
+                      "w" + (phase.workers() + 2),
+                      phase.store(),
+                      dir,
+                      port,
+                      LONG_TTL,
+                      LONG_TTL.dividedBy(4),
+                      KEYS,
+                      phase.seed(),
+                      CALL_DEADLINE),
+                  log);
+          noisy.start();
+          java.util.Objects.requireNonNull(storage).attach(noisy);
         }
         FaultInjector faults =
             new FaultInjector(
                     new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl())
-                .with(storage, runs);
+                .with(storage, runs)
+                .with(noisy);
         faults.run(System.nanoTime() + phase.duration().toNanos());
         stopAll(slots, log);
+        if (noisy != null) {
+          noisy.stop(CALL_DEADLINE.plusSeconds(15));
+        }
         if (runs != null) {
           runs.close();
         }
@@ -90,6 +110,9 @@ final class PhaseRunner {
         slots.forEach(WorkerSlot::close);
         if (runs != null) {
           runs.close();
+        }
+        if (noisy != null) {
+          noisy.close();
         }
         if (storage != null) {
           storage.close();

@@ -91,6 +91,7 @@ final class StorageFaults implements AutoCloseable {
   private @Nullable Random random;
   private List<WorkerSlot> slots = List.of();
   private @Nullable LeaseRunSlot runs;
+  private @Nullable NoisyWorker noisy;
 
   private StorageFaults(StoreKind store, Path phaseDir, JsonLines log, boolean mounted) {
     this.store = store;
@@ -130,6 +131,11 @@ final class StorageFaults implements AutoCloseable {
     this.random = random;
     this.slots = slots;
     this.runs = runs;
+  }
+
+  /** Gives the faults the worker whose stderr blocks, to restart it with the others. */
+  void attach(@Nullable NoisyWorker noisy) {
+    this.noisy = noisy;
   }
 
   /** Injects the next storage fault of the rotation. */
@@ -271,6 +277,11 @@ final class StorageFaults implements AutoCloseable {
     LeaseRunSlot r = runs;
     if (r != null) {
       r.awaitIdle(RESTART_PATIENCE);
+    }
+    NoisyWorker n = noisy;
+    if (n != null) {
+      n.stop(RESTART_PATIENCE);
+      n.start();
     }
     for (WorkerSlot slot : slots) {
       try {
@@ -516,8 +527,12 @@ final class StorageFaults implements AutoCloseable {
   /** Unmounts the store's tmpfs, after every worker stopped. */
   @Override
   public void close() {
-    if (mounted) {
-      run("umount", "-l", storeDir.toString());
+    // Every mount stacked on the store directory: the tmpfs, and a read-only bind mount left by a
+    // fault that was cut short.
+    for (int i = 0; mounted && i < 3; i++) {
+      if (run("umount", "-l", storeDir.toString()) != 0) {
+        break;
+      }
     }
   }
 }

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness end to end, briefly: JSON files and SQLite attacked for 18 s each with kill -9,
- * SIGSTOP, clock jumps, storage faults and a {@code lease run} worker that is killed, stopped and
- * has its stderr blocked, and the negative control (12 s), which must be caught.
+ * SIGSTOP, clock jumps, storage faults, a {@code lease run} worker that is killed, stopped and has
+ * its stderr blocked, and a library worker whose stderr blocks, and the negative control (12 s),
+ * which must be caught.
  */
 @Tag("cross-process")
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -56,9 +57,10 @@ class SafetyHarnessTest {
       String faults = section.substring(section.indexOf("  faults: "));
       faults = faults.substring(0, faults.indexOf('\n'));
       assertThat(faults)
-          .as(phase + ": a storage fault and a fault of a lease run process")
+          .as(phase + ": a storage fault, a fault of a lease run process, a blocked stderr")
           .containsPattern(String.join("|", StorageFaults.KINDS))
-          .containsPattern("run_(kill|stop|stderr)");
+          .containsPattern("run_(kill|stop|stderr)")
+          .contains("stderr_block");
       assertThat(out.resolve(phase).resolve("worker-r5.jsonl"))
           .as(phase + ": a lease run that acquired")
           .content()
