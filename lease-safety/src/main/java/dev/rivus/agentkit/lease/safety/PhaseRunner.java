@@ -44,7 +44,8 @@ final class PhaseRunner {
                 phase.fencing() ? "fencing" : "no-fencing")) {
       int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
       List<WorkerSlot> slots = new ArrayList<>();
-      boolean attacked = phase.store() != StoreKind.BROKEN;
+      // Storage faults, lease run and noisy workers: the file and SQLite phases.
+      boolean attacked = phase.store() == StoreKind.FILE || phase.store() == StoreKind.SQLITE;
       StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
       LeaseRunSlot runs = null;
       NoisyWorker noisy = null;
