@@ -7,7 +7,7 @@ package dev.rivus.agentkit.lease.safety;
 import java.nio.file.Path;
 
 /**
- * Judges one phase's logs: properties P1–P6 with their violation counts, figures, and whether the
+ * Judges one phase's logs: properties P1–P7 with their violation counts, figures, and whether the
  * phase did enough to count. Pure: it reads logs and computes, nothing else.
  *
  * <p>Thread-safe: it keeps no state.
@@ -39,8 +39,11 @@ public final class Checker {
     Accounting.check(logs, findings);
     Failures.check(logs, findings);
     EarlyTakeover.check(logs, findings);
+    LeaseRunOverlap.check(logs, findings);
     Figures.count(logs, findings);
     Takeovers.measure(logs, findings);
+    LossDelay.measure(logs, findings);
+    StoreLoss.measure(logs, findings);
     long accepted = logs.applied("WRITE").stream().filter(w -> w.path("ok").asBoolean()).count();
     String shortfall = "";
     if (logs.acquisitions.size() < thresholds.acquisitions()) {

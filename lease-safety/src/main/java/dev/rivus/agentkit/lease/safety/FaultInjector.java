@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Injects faults into a phase's workers, one at a time, chosen from a seeded random source so that
@@ -30,7 +31,17 @@ final class FaultInjector {
     KILL,
     STOP,
     WALL,
-    MONO
+    MONO,
+    /** One of the store's faults ({@link StorageFaults}), where the phase has them. */
+    STORAGE,
+    /** {@code kill -9} of a {@code lease run} process ({@link LeaseRunSlot}). */
+    RUN_KILL,
+    /** {@code SIGSTOP} of a {@code lease run} process. */
+    RUN_STOP,
+    /** A {@code lease run} process's stderr left unread. */
+    RUN_STDERR,
+    /** A noisy library worker's stderr left unread ({@link NoisyWorker}). */
+    STDERR
   }
 
   private final Random random;
@@ -40,6 +51,10 @@ final class FaultInjector {
   private final Duration stopFor;
   private final boolean stopFirst;
   private final Deque<Kind> plan = new ArrayDeque<>();
+  private @Nullable StorageFaults storage;
+  private @Nullable LeaseRunSlot runs;
+  private boolean startedRounds;
+  private @Nullable NoisyWorker noisy;
 
   FaultInjector(
       Random random,
@@ -54,6 +69,45 @@ final class FaultInjector {
     this.log = log;
     this.stopFor = stopFor;
     this.stopFirst = stopFirst;
+  }
+
+  /**
+   * Adds the storage faults and the {@code lease run} worker of a phase that has them.
+   *
+   * @return this
+   */
+  FaultInjector with(@Nullable StorageFaults storage, @Nullable LeaseRunSlot runs) {
+    this.storage = storage;
+    this.runs = runs;
+    if (storage != null) {
+      storage.attach(random, slots, runs);
+    }
+    return this;
+  }
+
+  /**
+   * Adds the worker whose stderr the driver may stop reading.
+   *
+   * @return this
+   */
+  FaultInjector with(@Nullable NoisyWorker noisy) {
+    this.noisy = noisy;
+    return this;
+  }
+
+  private boolean available(Kind kind) {
+    switch (kind) {
+      case STDERR:
+        return noisy != null;
+      case STORAGE:
+        return storage != null;
+      case RUN_KILL:
+      case RUN_STOP:
+      case RUN_STDERR:
+        return runs != null;
+      default:
+        return true;
+    }
   }
 
   /** Injects faults until {@code deadlineNanos} ({@code System.nanoTime()}). */
@@ -72,7 +126,24 @@ final class FaultInjector {
   private Kind next() {
     if (plan.isEmpty()) {
       List<Kind> round = new ArrayList<>(List.of(Kind.values()));
+      round.removeIf(kind -> !available(kind));
+      if (storage != null) {
+        round.add(Kind.STORAGE); // twice a round: the store has more kinds of fault than a worker
+      }
       Collections.shuffle(round, random);
+      if (!startedRounds && storage != null && runs != null) {
+        // The first round opens with a storage fault and a fault of a lease run process, so that
+        // even a short phase has both.
+        Kind run = List.of(Kind.RUN_KILL, Kind.RUN_STOP, Kind.RUN_STDERR).get(random.nextInt(3));
+        round.remove(run);
+        round.remove(Kind.STORAGE);
+        round.addAll(0, List.of(Kind.STORAGE, run));
+        if (noisy != null) {
+          round.remove(Kind.STDERR);
+          round.add(2, Kind.STDERR);
+        }
+      }
+      startedRounds = true;
       if (stopFirst) {
         round.remove(Kind.STOP);
         round.add(0, Kind.STOP);
@@ -94,6 +165,23 @@ final class FaultInjector {
         WorkerSlot wall = slots.get(random.nextInt(slots.size()));
         long hours = (1 + random.nextInt(6)) * (random.nextBoolean() ? 1L : -1L);
         jump(wall, "wall", "WALL", Duration.ofHours(hours));
+        break;
+      case STORAGE:
+        java.util.Objects.requireNonNull(storage).inject();
+        break;
+      case RUN_KILL:
+        java.util.Objects.requireNonNull(runs).kill();
+        break;
+      case RUN_STOP:
+        java.util.Objects.requireNonNull(runs).stop(stopFor);
+        break;
+      case RUN_STDERR:
+        java.util.Objects.requireNonNull(runs)
+            .blockStderr(Duration.ofMillis(1000 + random.nextInt(2000)));
+        break;
+      case STDERR:
+        java.util.Objects.requireNonNull(noisy)
+            .block(Duration.ofMillis(1000 + random.nextInt(3000)));
         break;
       case MONO:
       default:

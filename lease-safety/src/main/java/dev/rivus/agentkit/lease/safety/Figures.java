@@ -38,6 +38,8 @@ final class Figures {
           break;
         case "acquire_ok":
         case "acquire_held":
+        case "survivor":
+        case "tree_gone":
         case "fenced_end":
         case "released":
         case "renew_ok":
@@ -54,6 +56,8 @@ final class Figures {
         faults.merge(e.path("fault").asText(), 1, Integer::sum);
       }
     }
+    findings.tally("operations", operations);
+    findings.tally("faults", faults);
     findings.figure("operations", operations);
     findings.figure("acquisitions by way", ways);
     findings.figure("faults", faults);
@@ -67,7 +71,10 @@ final class Figures {
       if (kind.equals("kill")
           || kind.equals("stop")
           || kind.equals("wall")
-          || kind.equals("mono")) {
+          || kind.equals("mono")
+          || StorageFaults.KINDS.contains(kind)
+          || LeaseRunSlot.KINDS.contains(kind)
+          || kind.equals("stderr_block")) {
         count++;
       }
     }

@@ -23,16 +23,21 @@ final class Findings {
           "P3", "never two holders in one key's fenced section",
           "P4", "no token unaccounted for, no update lost",
           "P5", "typed failures only, no hang, no crash",
-          "P6", "no takeover of a live holder before its TTL");
+          "P6", "no takeover of a live holder before its TTL",
+          "P7", "no lease run command tree beside a successor");
+
+  /** The properties in report order. */
+  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7");
 
   private static final int EXAMPLES = 5;
 
   private final Map<String, List<String>> violations = new LinkedHashMap<>();
   private final Map<String, List<String>> apart = new LinkedHashMap<>();
   private final Map<String, String> figures = new LinkedHashMap<>();
+  private final Map<String, Map<String, Integer>> tallies = new LinkedHashMap<>();
 
   Findings() {
-    for (String property : List.of("P1", "P2", "P3", "P4", "P5", "P6")) {
+    for (String property : ORDER) {
       violations.put(property, new ArrayList<>());
       apart.put(property, new ArrayList<>());
     }
@@ -40,6 +45,24 @@ final class Findings {
 
   void violation(String property, String detail) {
     list(violations, property).add(detail);
+  }
+
+  /** A violation, or a case reported apart if {@code apart}. */
+  void report(String property, boolean apart, String detail) {
+    if (apart) {
+      apart(property, detail);
+    } else {
+      violation(property, detail);
+    }
+  }
+
+  /** Counts by name, for the totals across phases. */
+  void tally(String name, Map<String, Integer> counts) {
+    tallies.put(name, new java.util.TreeMap<>(counts));
+  }
+
+  Map<String, Map<String, Integer>> tallies() {
+    return tallies;
   }
 
   void apart(String property, String detail) {

@@ -77,12 +77,41 @@ final class Logs {
     long death = Long.MAX_VALUE;
     for (JsonNode fault : driver) {
       String kind = fault.path("fault").asText();
-      if ((kind.equals("kill") || kind.equals("crash"))
+      if ((kind.equals("kill") || kind.equals("crash") || kind.equals("run_kill"))
           && fault.path("w").asText().equals(worker)) {
         death = Math.min(death, fault.path("t").asLong());
       }
     }
     return death;
+  }
+
+  /**
+   * The stretches of time in which the driver deliberately lost a store or a record (a storage
+   * fault of {@link StorageFaults#STORE_LOSSES}, until its repair or restart), as {start, end}.
+   */
+  List<long[]> storeLosses() {
+    List<long[]> losses = new ArrayList<>();
+    for (JsonNode e : driver) {
+      if (StorageFaults.STORE_LOSSES.contains(e.path("fault").asText())) {
+        losses.add(new long[] {e.path("t").asLong(), e.path("t").asLong()});
+      } else if (!losses.isEmpty()
+          && (e.path("note").asText().equals("repair")
+              || e.path("note").asText().equals("restart"))) {
+        long[] last = losses.get(losses.size() - 1);
+        last[1] = Math.max(last[1], e.path("t").asLong());
+      }
+    }
+    return losses;
+  }
+
+  /** Whether a deliberate store loss lies between {@code before} and {@code after}. */
+  boolean storeLostBetween(long before, long after) {
+    for (long[] loss : storeLosses()) {
+      if (before < loss[1] && after > loss[0]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void index() {

@@ -44,6 +44,11 @@ final class PhaseRunner {
                 phase.fencing() ? "fencing" : "no-fencing")) {
       int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
       List<WorkerSlot> slots = new ArrayList<>();
+      // Storage faults, lease run and noisy workers: the file and SQLite phases.
+      boolean attacked = phase.store() == StoreKind.FILE || phase.store() == StoreKind.SQLITE;
+      StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
+      LeaseRunSlot runs = null;
+      NoisyWorker noisy = null;
       try (ResourceClient client = ResourceClient.connect(port)) {
         for (int slot = 1; slot <= phase.workers(); slot++) {
           Duration ttl = slot % 2 == 1 ? SHORT_TTL : LONG_TTL;
@@ -69,14 +74,50 @@ final class PhaseRunner {
         log.write(start);
         Duration stopFor =
             (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
+        if (attacked) {
+          runs = new LeaseRunSlot(phase.workers() + 1, phase.store(), dir, port, phase.seed(), log);
+          runs.start();
+          noisy =
+              new NoisyWorker(
+                  new WorkerSettings(
+                      "w" + (phase.workers() + 2),
+                      phase.store(),
+                      dir,
+                      port,
+                      LONG_TTL,
+                      LONG_TTL.dividedBy(4),
+                      KEYS,
+                      phase.seed(),
+                      CALL_DEADLINE),
+                  log);
+          noisy.start();
+          java.util.Objects.requireNonNull(storage).attach(noisy);
+        }
         FaultInjector faults =
             new FaultInjector(
-                new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl());
+                    new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl())
+                .with(storage, runs)
+                .with(noisy);
         faults.run(System.nanoTime() + phase.duration().toNanos());
         stopAll(slots, log);
+        if (noisy != null) {
+          noisy.stop(CALL_DEADLINE.plusSeconds(15));
+        }
+        if (runs != null) {
+          runs.close();
+        }
         client.call("FINISH");
       } finally {
         slots.forEach(WorkerSlot::close);
+        if (runs != null) {
+          runs.close();
+        }
+        if (noisy != null) {
+          noisy.close();
+        }
+        if (storage != null) {
+          storage.close();
+        }
       }
     }
     return Checker.check(dir, phase.thresholds(), phase.negativeControl());

@@ -74,6 +74,7 @@ public final class SafetyMain {
   public static boolean run(List<Phase> phases, Path out, PrintStream report)
       throws IOException, InterruptedException {
     boolean passed = true;
+    Totals totals = new Totals();
     report.println("lease safety harness: logs in " + out);
     for (Phase phase : phases) {
       report.printf(
@@ -86,8 +87,10 @@ public final class SafetyMain {
           phase.seed());
       Verdict verdict = PhaseRunner.run(phase, out);
       verdict.report().forEach(report::println);
+      totals.add(phase, verdict);
       passed &= verdict.outcome() == Verdict.Outcome.PASS;
     }
+    totals.report().forEach(report::println);
     report.println(passed ? "ALL PHASES PASSED" : "SOME PHASE FAILED");
     return passed;
   }

@@ -28,12 +28,32 @@ public enum StoreKind {
   public LeaseRepository open(Path phaseDirectory) {
     switch (this) {
       case FILE:
-        return FileLeaseRepository.open(phaseDirectory.resolve("leases"));
+        return FileLeaseRepository.open(storePath(phaseDirectory));
       case SQLITE:
-        return SqliteLeaseRepository.open(phaseDirectory.resolve("leases.db"));
+        return SqliteLeaseRepository.open(storePath(phaseDirectory));
       case BROKEN:
       default:
         return new BrokenRepository(FileLeaseRepository.open(phaseDirectory.resolve("leases")));
+    }
+  }
+
+  /**
+   * Returns where the phase's store is: for {@code file} and {@code sqlite}, inside the phase's
+   * {@code store} directory, which the driver may mount as a small tmpfs for storage faults ({@link
+   * StorageFaults}); for the negative control, {@code leases} beside the logs.
+   *
+   * @param phaseDirectory the phase's directory
+   * @return the directory of JSON files or the database file
+   */
+  public Path storePath(Path phaseDirectory) {
+    switch (this) {
+      case FILE:
+        return phaseDirectory.resolve("store").resolve("leases");
+      case SQLITE:
+        return phaseDirectory.resolve("store").resolve("leases.db");
+      case BROKEN:
+      default:
+        return phaseDirectory.resolve("leases");
     }
   }
 

@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
 /**
  * P1, tokens only go up: per key, no token is granted twice, and an acquisition that returned
  * before another was called has the smaller token. Times are {@code System.nanoTime()}, which is
- * one monotonic clock for every process of a Linux machine.
+ * one monotonic clock for every process of a Linux machine. Where the driver deleted, replaced or
+ * damaged the store between the two acquisitions on purpose, the case is reported apart: the new
+ * store starts without the old records, and {@link StoreLoss} says what the library did.
  */
 final class TokenOrder {
 
@@ -23,16 +25,19 @@ final class TokenOrder {
   static void check(Logs logs, Findings findings) {
     Map<String, List<Acquisition>> byKey =
         logs.acquisitions.stream().collect(Collectors.groupingBy(Acquisition::key));
-    byKey.forEach((key, acquisitions) -> checkKey(key, acquisitions, findings));
+    byKey.forEach((key, acquisitions) -> checkKey(logs, key, acquisitions, findings));
   }
 
-  private static void checkKey(String key, List<Acquisition> acquisitions, Findings findings) {
+  private static void checkKey(
+      Logs logs, String key, List<Acquisition> acquisitions, Findings findings) {
     Map<Long, Acquisition> granted = new HashMap<>();
     for (Acquisition a : acquisitions) {
       Acquisition before = granted.putIfAbsent(a.token(), a);
       if (before != null) {
-        findings.violation(
+        findings.report(
             "P1",
+            logs.storeLostBetween(
+                Math.min(before.okNanos(), a.okNanos()), Math.max(before.okNanos(), a.okNanos())),
             "key "
                 + key
                 + " token "
@@ -58,8 +63,9 @@ final class TokenOrder {
       }
       Acquisition top = highestSoFar.get(returnedBefore - 1);
       if (top.token() >= b.token()) {
-        findings.violation(
+        findings.report(
             "P1",
+            logs.storeLostBetween(top.okNanos(), b.startNanos()),
             "key "
                 + key
                 + ": "

@@ -25,6 +25,14 @@ public final class Verdict {
     INSUFFICIENT
   }
 
+  /** Why a property's cases are reported apart. */
+  private static final Map<String, String> APART =
+      Map.of(
+          "P1", "store lost on purpose",
+          "P3", "lease run beside a stopped holder: it takes no key lock",
+          "P6", "clock jumped",
+          "P7", "lease process stopped");
+
   private final Findings findings;
   private final String shortfall;
   private final boolean expectViolations;
@@ -51,7 +59,7 @@ public final class Verdict {
   /**
    * Returns the number of violations of a property.
    *
-   * @param property {@code P1} to {@code P6}
+   * @param property {@code P1} to {@code P7}
    * @return the count
    */
   public int violations(String property) {
@@ -59,9 +67,10 @@ public final class Verdict {
   }
 
   /**
-   * Returns the number of cases of a property reported apart (P6 where a clock was jumped).
+   * Returns the number of cases of a property reported apart (P1 after a store lost on purpose, P6
+   * where a clock was jumped, P7 where the {@code lease} process was stopped).
    *
-   * @param property {@code P1} to {@code P6}
+   * @param property {@code P1} to {@code P7}
    * @return the count
    */
   public int reportedApart(String property) {
@@ -78,6 +87,15 @@ public final class Verdict {
   }
 
   /**
+   * Returns counts by name ({@code operations}, {@code faults}), for totals across phases.
+   *
+   * @return the counts, by figure and then by kind
+   */
+  public Map<String, Map<String, Integer>> tallies() {
+    return Map.copyOf(findings.tallies());
+  }
+
+  /**
    * Renders the verdict for people: one line per property, then the figures, the examples of each
    * violation, and the outcome.
    *
@@ -85,10 +103,14 @@ public final class Verdict {
    */
   public List<String> report() {
     List<String> lines = new ArrayList<>();
-    for (String property : List.of("P1", "P2", "P3", "P4", "P5", "P6")) {
+    for (String property : Findings.ORDER) {
       String apart =
           findings.apartCount(property) > 0
-              ? "   (clock jumped, reported apart: " + findings.apartCount(property) + ")"
+              ? "   ("
+                  + APART.get(property)
+                  + ", reported apart: "
+                  + findings.apartCount(property)
+                  + ")"
               : "";
       lines.add(
           String.format(
@@ -100,7 +122,7 @@ public final class Verdict {
               apart));
     }
     findings.figures().forEach((name, value) -> lines.add("  " + name + ": " + value));
-    for (String property : List.of("P1", "P2", "P3", "P4", "P5", "P6")) {
+    for (String property : Findings.ORDER) {
       findings.examples(property).forEach(e -> lines.add("  " + property + " violation: " + e));
       findings.apartExamples(property).forEach(e -> lines.add("  " + property + " apart: " + e));
     }

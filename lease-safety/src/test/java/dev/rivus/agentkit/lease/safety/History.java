@@ -103,6 +103,12 @@ final class History {
     return this;
   }
 
+  /** A driver line that is not a fault (a store's repair or restart). */
+  History note(long atMs, String what) {
+    driver.add(JSON.valueToTree(line("t", atMs * MS, "note", what)));
+    return this;
+  }
+
   /** The resource's FINAL lines, as it logs them at the end, from what was written so far. */
   History finish() {
     values.forEach(

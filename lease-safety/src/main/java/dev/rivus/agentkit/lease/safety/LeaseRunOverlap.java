@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * P7, a {@code lease run} command tree never runs beside a successor's: in the resource's order, no
+ * request of a {@code lease run} worker ({@code r<slot>.<run>}) on a key comes after the ENTER of
+ * the next other worker on that key (its successor: the first to enter after the lease run's own
+ * ENTER, by the resource's order rather than by token, since a store lost on purpose may restart
+ * tokens lower); and after a {@code kill -9} of the {@code lease} process no process of its tree is
+ * left ({@code survivor} in the worker's log, from the driver's search of {@code /proc}). Where the
+ * {@code lease} process itself was stopped (SIGSTOP), a tree that talks on is reported apart: a
+ * stopped {@code lease} cannot stop its command, as docs/cli.md says, and only the token checked by
+ * the resource protects it then.
+ */
+final class LeaseRunOverlap {
+
+  private LeaseRunOverlap() {}
+
+  /** Whether a worker id names a {@code lease run} worker. */
+  static boolean isLeaseRun(String worker) {
+    return worker.startsWith("r");
+  }
+
+  static void check(Logs logs, Findings findings) {
+    Set<String> stopped = new HashSet<>();
+    for (JsonNode fault : logs.faults("run_stop")) {
+      stopped.add(fault.path("w").asText());
+    }
+    // Per key and lease run worker: the ENTER of the first other worker on that key after the lease
+    // run's own first ENTER (its successor, judged by order, not by tokens: a store lost on purpose
+    // may start tokens lower).
+    Map<String, JsonNode> successor = new HashMap<>();
+    Map<String, Set<String>> entered = new HashMap<>();
+    for (JsonNode e : logs.resource) {
+      String key = e.path("key").asText();
+      String worker = e.path("w").asText();
+      if (e.path("op").asText().equals("ENTER")) {
+        Set<String> before = entered.computeIfAbsent(key, k -> new HashSet<>());
+        for (String runner : before) {
+          if (!runner.equals(worker)) {
+            successor.putIfAbsent(runner + "/" + key, e);
+          }
+        }
+        if (isLeaseRun(worker)) {
+          before.add(worker);
+        }
+      }
+      JsonNode next = successor.get(worker + "/" + key);
+      if (isLeaseRun(worker) && next != null) {
+        findings.report(
+            "P7",
+            stopped.contains(worker),
+            "seq "
+                + e.path("seq").asLong()
+                + ": "
+                + worker
+                + " (token "
+                + e.path("token").asLong()
+                + ") said "
+                + e.path("op").asText()
+                + " on key "
+                + key
+                + " after its successor "
+                + next.path("w").asText()
+                + " (token "
+                + next.path("token").asLong()
+                + ") entered at seq "
+                + next.path("seq").asLong());
+      }
+    }
+    for (JsonNode survivor : logs.workerEvents("survivor")) {
+      findings.violation(
+          "P7",
+          survivor.path("w").asText()
+              + ": processes "
+              + survivor.path("pids").asText()
+              + " of its tree still ran "
+              + survivor.path("ms").asLong()
+              + " ms after its lease process was killed");
+    }
+  }
+}

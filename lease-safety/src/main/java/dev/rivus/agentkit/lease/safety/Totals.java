@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The figures of a run in total, across its phases: violations and cases apart per property (the
+ * negative control's counted apart, since it must have some), operations and faults by kind, and
+ * the phases' outcomes.
+ *
+ * <p>Not thread-safe: one run at a time.
+ */
+final class Totals {
+
+  private final Map<String, Integer> violations = new TreeMap<>();
+  private final Map<String, Integer> apart = new TreeMap<>();
+  private final Map<String, Integer> control = new TreeMap<>();
+  private final Map<String, Map<String, Integer>> tallies = new TreeMap<>();
+  private final Map<String, Integer> outcomes = new TreeMap<>();
+
+  void add(Phase phase, Verdict verdict) {
+    outcomes.merge(verdict.outcome().name(), 1, Integer::sum);
+    for (String property : Findings.ORDER) {
+      Map<String, Integer> into = phase.negativeControl() ? control : violations;
+      into.merge(property, verdict.violations(property), Integer::sum);
+      apart.merge(property, verdict.reportedApart(property), Integer::sum);
+    }
+    if (phase.negativeControl()) {
+      return;
+    }
+    verdict
+        .tallies()
+        .forEach(
+            (name, counts) ->
+                counts.forEach(
+                    (kind, n) ->
+                        tallies
+                            .computeIfAbsent(name, k -> new TreeMap<>())
+                            .merge(kind, n, Integer::sum)));
+  }
+
+  List<String> report() {
+    List<String> lines = new ArrayList<>();
+    lines.add("== total (negative control apart) ==");
+    for (String property : Findings.ORDER) {
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "  %s %-48s %d   (reported apart: %d; negative control: %d)",
+              property,
+              Findings.PROPERTIES.get(property),
+              violations.getOrDefault(property, 0),
+              apart.getOrDefault(property, 0),
+              control.getOrDefault(property, 0)));
+    }
+    tallies.forEach((name, counts) -> lines.add("  " + name + ": " + counts));
+    Map<String, Integer> faults = tallies.getOrDefault("faults", Map.of());
+    int injected = 0;
+    for (Map.Entry<String, Integer> f : faults.entrySet()) {
+      injected += f.getKey().matches("crash|exit_hang") ? 0 : f.getValue();
+    }
+    lines.add("  faults injected: " + injected);
+    lines.add("  phases: " + outcomes);
+    return lines;
+  }
+}

@@ -1,0 +1,220 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The checker's judgement of lease run workers (P7) and of stores lost on purpose (P1 apart). */
+class StorageAndLeaseRunCheckerTest {
+
+  /** A lease run worker r5.1 enters k1 with token 10; w1.1 takes over with 11 and enters. */
+  private static History leaseRunThenSuccessor() {
+    return new History()
+        .worker("r5.1", 2000)
+        .worker("w1.1", 2000)
+        .acquire("r5.1", "k1", 10, 0, 5, "NEW")
+        .op("ENTER", "k1", 10, "r5.1")
+        .op("READ", "k1", 10, "r5.1", "value", 0L)
+        .acquire("w1.1", "k1", 11, 100, 2500, "DEAD_HOLDER")
+        .section("k1", 11, "w1.1");
+  }
+
+  @Test
+  void aLeaseRunTreeThatTalksAfterItsSuccessorEnteredViolatesP7() {
+    History history = leaseRunThenSuccessor();
+    history.fault(50, "run_kill", "r5.1");
+    history.write("k1", 10, "r5.1", 1, false).finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isEqualTo(1);
+    assertThat(verdict.violations("P3")).as("judged by P7").isZero();
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.FAIL);
+    assertThat(String.join("\n", verdict.report()))
+        .contains("P7 violation: seq 7: r5.1 (token 10) said WRITE on key k1 after its successor");
+  }
+
+  @Test
+  void aKilledTreeThatStoppedTalkingBeforeItsSuccessorPasses() {
+    History history = leaseRunThenSuccessor();
+    history.fault(50, "run_kill", "r5.1").finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.violations("P3")).isZero();
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.PASS);
+  }
+
+  @Test
+  void aTreeThatTalksOnWhileItsLeaseProcessWasStoppedIsReportedApart() {
+    History history = leaseRunThenSuccessor();
+    history.fault(50, "run_stop", "r5.1");
+    history.write("k1", 10, "r5.1", 1, false).op("EXIT", "k1", 10, "r5.1").finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P7")).isEqualTo(2);
+    assertThat(verdict.report()).anyMatch(line -> line.contains("lease process stopped"));
+  }
+
+  @Test
+  void aProcessOfAKilledTreeLeftRunningViolatesP7() {
+    History history =
+        new History()
+            .worker("r5.1", 2000)
+            .acquire("r5.1", "k1", 10, 0, 5, "NEW")
+            .fault(50, "run_kill", "r5.1")
+            .event(60, "r5.1", "survivor", "k1", 0, "pids", "[4242]", "ms", 5000L)
+            .finish();
+
+    assertThat(history.check().violations("P7")).isEqualTo(1);
+  }
+
+  @Test
+  void aTokenBelowAGrantedOneViolatesP1UnlessTheStoreWasLostOnPurposeInBetween() {
+    History plain =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("w2.1", 2000)
+            .acquire("w1.1", "k1", 500, 0, 5, "NEW")
+            .release(50, "w1.1", "k1", 500)
+            .acquire("w2.1", "k1", 20, 300, 310, "NEW")
+            .finish();
+    History deleted =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("w2.1", 2000)
+            .acquire("w1.1", "k1", 500, 0, 5, "NEW")
+            .release(50, "w1.1", "k1", 500)
+            .fault(100, "store_delete", "store")
+            .note(250, "restart")
+            .acquire("w2.1", "k1", 20, 300, 310, "NEW")
+            .finish();
+
+    Verdict violated = plain.check();
+    Verdict apart = deleted.check();
+
+    assertThat(violated.violations("P1")).isEqualTo(1);
+    assertThat(apart.violations("P1")).isZero();
+    assertThat(apart.reportedApart("P1")).isEqualTo(1);
+    assertThat(apart.figures().get("store lost on purpose"))
+        .startsWith("1 times")
+        .contains("below: 1");
+    assertThat(apart.outcome()).isEqualTo(Verdict.Outcome.PASS);
+  }
+
+  @Test
+  void aStoreLossNotBetweenTheTwoAcquisitionsExcusesNothing() {
+    History history =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("w2.1", 2000)
+            .fault(0, "store_delete", "store")
+            .note(1, "restart")
+            .acquire("w1.1", "k1", 500, 10, 15, "NEW")
+            .release(50, "w1.1", "k1", 500)
+            .acquire("w2.1", "k1", 20, 300, 310, "NEW")
+            .finish();
+
+    assertThat(history.check().violations("P1")).isEqualTo(1);
+  }
+
+  @Test
+  void theDelayFromLossToInterruptIsMeasured() {
+    History history =
+        new History()
+            .worker("w1.1", 2000)
+            .acquire("w1.1", "k1", 10, 0, 5, "NEW")
+            .event(100, "w1.1", "lost", "k1", 10, "reason", "STORE_LOST")
+            .event(130, "w1.1", "fenced_lost", "k1", 10, "reason", "STORE_LOST")
+            .finish();
+
+    assertThat(history.check().figures().get("loss to fenced work interrupted"))
+        .startsWith("n=1 p50=30 ms");
+  }
+
+  @Test
+  void totalsAddPhasesAndKeepTheNegativeControlApart() {
+    Verdict clean = leaseRunThenSuccessor().fault(50, "run_kill", "r5.1").finish().check();
+    History broken = leaseRunThenSuccessor();
+    broken.write("k1", 10, "r5.1", 1, false).finish();
+    Totals totals = new Totals();
+
+    totals.add(new Phase("file", StoreKind.FILE, true, Duration.ZERO, 4, 1, false), clean);
+    totals.add(new Phase("sqlite", StoreKind.SQLITE, true, Duration.ZERO, 4, 2, false), clean);
+    totals.add(
+        new Phase("negative-control", StoreKind.BROKEN, false, Duration.ZERO, 4, 3, true),
+        broken.check());
+
+    List<String> report = totals.report();
+    assertThat(report)
+        .anyMatch(
+            l ->
+                l.startsWith("  P7 ")
+                    && l.contains(" 0   (reported apart: 0; negative control: 1)"));
+    assertThat(report).contains("  faults: {run_kill=2}", "  faults injected: 2");
+  }
+
+  @Test
+  void aLeaseRunBesideAStoppedLibraryHolderIsReportedApartButNotBesideALiveOne() {
+    History stopped =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("r5.1", 2000)
+            .acquire("w1.1", "k1", 10, 0, 5, "NEW")
+            .op("ENTER", "k1", 10, "w1.1")
+            .fault(0, "stop", "w1.1")
+            .acquire("r5.1", "k1", 11, 10, 15, "TTL_TAKEOVER")
+            .op("ENTER", "k1", 11, "r5.1")
+            .op("EXIT", "k1", 11, "r5.1")
+            .finish();
+    History live =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("r5.1", 2000)
+            .acquire("w1.1", "k1", 10, 0, 5, "NEW")
+            .op("ENTER", "k1", 10, "w1.1")
+            .acquire("r5.1", "k1", 11, 3000, 3015, "TTL_TAKEOVER")
+            .op("ENTER", "k1", 11, "r5.1")
+            .op("EXIT", "k1", 11, "r5.1")
+            .finish();
+
+    assertThat(stopped.check().violations("P3")).isZero();
+    assertThat(stopped.check().reportedApart("P3")).isEqualTo(1);
+    assertThat(live.check().violations("P3")).isEqualTo(1);
+  }
+
+  @Test
+  void aLeaseRunAfterAHigherTokenThatEndedBeforeItIsNoP7Violation() {
+    // After a store lost on purpose, tokens may restart lower: order names the successor.
+    History history =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("r5.1", 2000)
+            .acquire("w1.1", "k1", 500, 0, 5, "NEW")
+            .section("k1", 500, "w1.1")
+            .release(50, "w1.1", "k1", 500)
+            .fault(100, "store_delete", "store")
+            .note(200, "restart")
+            .acquire("r5.1", "k1", 20, 300, 310, "NEW")
+            .op("ENTER", "k1", 20, "r5.1")
+            .op("READ", "k1", 20, "r5.1", "value", 1L)
+            .write("k1", 20, "r5.1", 2, false)
+            .op("EXIT", "k1", 20, "r5.1")
+            .finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P1")).isEqualTo(1);
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.PASS);
+  }
+}
