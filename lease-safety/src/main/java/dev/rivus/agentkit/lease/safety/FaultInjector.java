@@ -12,14 +12,16 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Injects faults into a phase's workers, one at a time, chosen from a seeded random source so that
  * a seed names a run: {@code kill -9} of a holder (respawned), {@code SIGSTOP} of a holder for 1.5
  * × the longest TTL then {@code SIGCONT}, a wall-clock jump of hours either way, and a monotonic
- * jump forward by one to two TTLs. A holder is preferably a worker inside a fenced section now (the
- * resource says who). Every fault goes to the driver's log; a worker that died unasked is logged as
- * a crash and respawned.
+ * jump forward by one to two TTLs; in a database phase also a holder's sessions ended by the server
+ * and its network to the server cut for a while ({@link DatabaseFaults}). A holder is preferably a
+ * worker inside a fenced section now (the resource says who). Every fault goes to the driver's log;
+ * a worker that died unasked is logged as a crash and respawned.
  *
  * <p>Not thread-safe: one fault loop per phase.
  */
@@ -30,7 +32,15 @@ final class FaultInjector {
     KILL,
     STOP,
     WALL,
-    MONO
+    MONO,
+    /** A holder's database sessions ended by the server (database phases only). */
+    DB_KILL,
+    /** A holder's network to the database cut, then healed (database phases only). */
+    DB_CUT;
+
+    boolean needsDatabase() {
+      return this == DB_KILL || this == DB_CUT;
+    }
   }
 
   private final Random random;
@@ -40,6 +50,7 @@ final class FaultInjector {
   private final Duration stopFor;
   private final boolean stopFirst;
   private final Deque<Kind> plan = new ArrayDeque<>();
+  private final @Nullable DatabaseFaults database;
 
   FaultInjector(
       Random random,
@@ -48,6 +59,19 @@ final class FaultInjector {
       JsonLines log,
       Duration stopFor,
       boolean stopFirst) {
+    this(random, slots, resource, log, stopFor, stopFirst, null);
+  }
+
+  /** An injector that also ends database sessions and cuts the network to the database. */
+  FaultInjector(
+      Random random,
+      List<WorkerSlot> slots,
+      ResourceClient resource,
+      JsonLines log,
+      Duration stopFor,
+      boolean stopFirst,
+      @Nullable DatabaseFaults database) {
+    this.database = database;
     this.random = random;
     this.slots = slots;
     this.resource = resource;
@@ -72,6 +96,7 @@ final class FaultInjector {
   private Kind next() {
     if (plan.isEmpty()) {
       List<Kind> round = new ArrayList<>(List.of(Kind.values()));
+      round.removeIf(kind -> kind.needsDatabase() && database == null);
       Collections.shuffle(round, random);
       if (stopFirst) {
         round.remove(Kind.STOP);
@@ -94,6 +119,16 @@ final class FaultInjector {
         WorkerSlot wall = slots.get(random.nextInt(slots.size()));
         long hours = (1 + random.nextInt(6)) * (random.nextBoolean() ? 1L : -1L);
         jump(wall, "wall", "WALL", Duration.ofHours(hours));
+        break;
+      case DB_KILL:
+        if (database != null) {
+          database.endSessions(holder());
+        }
+        break;
+      case DB_CUT:
+        if (database != null) {
+          database.cut(holder());
+        }
         break;
       case MONO:
       default:

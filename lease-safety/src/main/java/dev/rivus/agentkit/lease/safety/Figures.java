@@ -50,7 +50,7 @@ final class Figures {
     }
     Map<String, Integer> faults = new TreeMap<>();
     for (JsonNode e : logs.driver) {
-      if (e.has("fault") && !e.path("fault").asText().matches("cont|spawn")) {
+      if (e.has("fault") && !e.path("fault").asText().matches("cont|spawn|heal")) {
         faults.merge(e.path("fault").asText(), 1, Integer::sum);
       }
     }
@@ -67,7 +67,9 @@ final class Figures {
       if (kind.equals("kill")
           || kind.equals("stop")
           || kind.equals("wall")
-          || kind.equals("mono")) {
+          || kind.equals("mono")
+          || kind.equals("db_kill")
+          || kind.equals("db_cut")) {
         count++;
       }
     }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +36,22 @@ final class PhaseRunner {
   private PhaseRunner() {}
 
   static Verdict run(Phase phase, Path runDirectory) throws IOException, InterruptedException {
+    Database database = Database.of(phase.store());
+    String unreachable = database == null ? null : database.unreachable();
+    if (database != null && unreachable != null) {
+      return Verdict.unavailable(
+          database.product()
+              + " at "
+              + database.url()
+              + " ("
+              + database.urlVariable()
+              + ") unreachable: "
+              + unreachable,
+          "true".equals(System.getenv("CI")));
+    }
     Path dir = Files.createDirectories(runDirectory.resolve(phase.label()));
     try (JsonLines log = JsonLines.append(dir.resolve("driver.jsonl"));
+        DatabasePhase db = database == null ? null : prepare(database, dir, phase.workers(), log);
         ChildJvm resource =
             ChildJvm.start(
                 ResourceMain.class,
@@ -71,15 +86,47 @@ final class PhaseRunner {
             (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
         FaultInjector faults =
             new FaultInjector(
-                new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl());
+                new Random(phase.seed()),
+                slots,
+                client,
+                log,
+                stopFor,
+                phase.negativeControl(),
+                db == null ? null : new DatabaseFaults(db, slots, log, stopFor));
         faults.run(System.nanoTime() + phase.duration().toNanos());
         stopAll(slots, log);
+        if (db != null) {
+          recordFinalState(db, log);
+        }
         client.call("FINISH");
       } finally {
         slots.forEach(WorkerSlot::close);
       }
     }
     return Checker.check(dir, phase.thresholds(), phase.negativeControl());
+  }
+
+  /** The phase's tables and proxies on a database; a failure is the driver's, and ends the run. */
+  private static DatabasePhase prepare(Database database, Path dir, int workers, JsonLines log)
+      throws IOException, InterruptedException {
+    try {
+      DatabasePhase db = DatabasePhase.prepare(database, dir, workers, KEYS);
+      Map<String, Object> line = JsonLines.fields("t", System.nanoTime());
+      line.put("db", "table");
+      line.put("table", db.table());
+      log.write(line);
+      return db;
+    } catch (SQLException e) {
+      throw new IOException("cannot prepare the " + database.product() + " phase: " + e, e);
+    }
+  }
+
+  private static void recordFinalState(DatabasePhase db, JsonLines log) throws IOException {
+    try {
+      db.recordFinalState(log);
+    } catch (SQLException e) {
+      throw new IOException("cannot read the side table of " + db.table() + ": " + e, e);
+    }
   }
 
   /** Asks every worker to stop after its cycle; one that does not in time is a hang. */

@@ -17,7 +17,11 @@ public enum StoreKind {
   /** One SQLite database ({@code lease-sqlite}). */
   SQLITE,
   /** The negative control: JSON files behind {@link BrokenRepository}. */
-  BROKEN;
+  BROKEN,
+  /** PostgreSQL ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
+  POSTGRES,
+  /** MariaDB ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
+  MARIADB;
 
   /**
    * Opens the repository in {@code phaseDirectory}; every worker of the phase opens the same store.
@@ -31,6 +35,10 @@ public enum StoreKind {
         return FileLeaseRepository.open(phaseDirectory.resolve("leases"));
       case SQLITE:
         return SqliteLeaseRepository.open(phaseDirectory.resolve("leases.db"));
+      case POSTGRES:
+      case MARIADB:
+        // The server itself; a worker opens it through its own proxy (JdbcStore.open).
+        return JdbcStore.open(phaseDirectory, null);
       case BROKEN:
       default:
         return new BrokenRepository(FileLeaseRepository.open(phaseDirectory.resolve("leases")));
