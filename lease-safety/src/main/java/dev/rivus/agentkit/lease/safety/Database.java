@@ -76,22 +76,21 @@ enum Database {
   }
 
   /**
-   * The URL a worker uses: the server's, reached through {@code port} on 127.0.0.1 (its own proxy),
-   * with the driver's socket and connect timeouts, so that a statement on a cut network fails
-   * within the harness's call deadline instead of hanging.
+   * The URL a worker uses: the server's ({@code url}), reached through {@code port} on 127.0.0.1
+   * (its own proxy), with the driver's socket and connect timeouts, so that a statement on a cut
+   * network fails within the harness's call deadline instead of hanging.
    */
-  String workerUrl(int port) {
-    String url = url();
-    URI address = URI.create(url.substring("jdbc:".length()));
+  String workerUrl(String url, int port) {
+    URI address = address(url);
     String proxied =
         url.replaceFirst(
             "//" + java.util.regex.Pattern.quote(address.getRawAuthority()), "//127.0.0.1:" + port);
     return proxied + (proxied.contains("?") ? "&" : "?") + timeouts;
   }
 
-  /** The server's host and port, as the driver reaches it. */
-  URI address() {
-    return URI.create(url().substring("jdbc:".length()));
+  /** A server's host and port, from its JDBC URL. */
+  static URI address(String url) {
+    return URI.create(url.substring("jdbc:".length()));
   }
 
   /** The statement that ends session {@code id}. */
@@ -122,6 +121,7 @@ enum Database {
   static @Nullable Database of(StoreKind store) {
     switch (store.label()) {
       case "postgres":
+      case "postgres-restart":
         return POSTGRES;
       case "mariadb":
         return MARIADB;

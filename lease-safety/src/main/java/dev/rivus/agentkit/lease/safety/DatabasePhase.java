@@ -38,12 +38,14 @@ import javax.sql.DataSource;
 final class DatabasePhase implements AutoCloseable {
 
   private final Database database;
+  private final String url;
   private final String table;
   private final List<String> keys;
   private final List<TcpProxy> proxies = new ArrayList<>();
 
-  private DatabasePhase(Database database, String table, List<String> keys) {
+  private DatabasePhase(Database database, String url, String table, List<String> keys) {
     this.database = database;
+    this.url = url;
     this.table = table;
     this.keys = keys;
   }
@@ -51,24 +53,26 @@ final class DatabasePhase implements AutoCloseable {
   /**
    * Creates the phase's tables and the slots' proxies, and tells the workers where to connect.
    *
+   * @param url the server's JDBC URL (the shared server's, or a private one's)
    * @param slots how many worker slots (proxies {@code w1} to {@code w<slots>})
    */
-  static DatabasePhase prepare(Database database, Path phaseDirectory, int slots, List<String> keys)
+  static DatabasePhase prepare(
+      Database database, String url, Path phaseDirectory, int slots, List<String> keys)
       throws IOException, SQLException, InterruptedException {
     String table =
         "lease_safety_"
             + Long.toHexString(ThreadLocalRandom.current().nextLong()).toLowerCase(Locale.ROOT);
-    DatabasePhase phase = new DatabasePhase(database, table, keys);
+    DatabasePhase phase = new DatabasePhase(database, url, table, keys);
     try {
       phase.createTables();
-      URI server = database.address();
+      URI server = Database.address(url);
       Map<String, String> urls = new LinkedHashMap<>();
       for (int slot = 1; slot <= slots; slot++) {
         TcpProxy proxy = TcpProxy.to(server.getHost(), server.getPort());
         phase.proxies.add(proxy);
-        urls.put("w" + slot, database.workerUrl(proxy.port()));
+        urls.put("w" + slot, database.workerUrl(url, proxy.port()));
       }
-      JdbcStore.describe(phaseDirectory, database, table, urls);
+      JdbcStore.describe(phaseDirectory, database, table, url, urls);
       return phase;
     } catch (IOException | SQLException | RuntimeException e) {
       phase.close();
@@ -77,8 +81,7 @@ final class DatabasePhase implements AutoCloseable {
   }
 
   private void createTables() throws SQLException {
-    JdbcLeaseRepository.createSchema(
-        new Direct(database.url()), JdbcOptions.defaults().withTableName(table));
+    JdbcLeaseRepository.createSchema(new Direct(url), JdbcOptions.defaults().withTableName(table));
     execute(
         "CREATE TABLE "
             + JdbcStore.sideTable(table)
@@ -109,7 +112,7 @@ final class DatabasePhase implements AutoCloseable {
   List<Long> endSessions(int index) throws SQLException {
     Set<Integer> ports = proxies.get(index).serverSidePorts();
     List<Long> sessions = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(database.url());
+    try (Connection connection = DriverManager.getConnection(url);
         Statement statement = connection.createStatement();
         ResultSet row = statement.executeQuery(database.sessionsWithClientPorts())) {
       while (row.next()) {
@@ -136,7 +139,7 @@ final class DatabasePhase implements AutoCloseable {
    * its counter) and one per committed fenced transaction ({@code db: "sidelog"}).
    */
   void recordFinalState(JsonLines log) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(database.url())) {
+    try (Connection connection = DriverManager.getConnection(url)) {
       try (PreparedStatement select =
               connection.prepareStatement(
                   "SELECT lease_key, n FROM " + JdbcStore.sideTable(table));
@@ -167,7 +170,7 @@ final class DatabasePhase implements AutoCloseable {
   }
 
   private void execute(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(database.url());
+    try (Connection connection = DriverManager.getConnection(url);
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }

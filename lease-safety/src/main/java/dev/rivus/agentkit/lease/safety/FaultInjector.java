@@ -36,10 +36,12 @@ final class FaultInjector {
     /** A holder's database sessions ended by the server (database phases only). */
     DB_KILL,
     /** A holder's network to the database cut, then healed (database phases only). */
-    DB_CUT;
+    DB_CUT,
+    /** The database server restarted (a private server's phase only). */
+    DB_RESTART;
 
     boolean needsDatabase() {
-      return this == DB_KILL || this == DB_CUT;
+      return this == DB_KILL || this == DB_CUT || this == DB_RESTART;
     }
   }
 
@@ -96,11 +98,19 @@ final class FaultInjector {
   private Kind next() {
     if (plan.isEmpty()) {
       List<Kind> round = new ArrayList<>(List.of(Kind.values()));
-      round.removeIf(kind -> kind.needsDatabase() && database == null);
+      round.removeIf(
+          kind ->
+              kind.needsDatabase()
+                  && (database == null || (kind == Kind.DB_RESTART && !database.canRestart())));
       Collections.shuffle(round, random);
       if (stopFirst) {
         round.remove(Kind.STOP);
         round.add(0, Kind.STOP);
+      }
+      if (database != null && database.canRestart()) {
+        // A phase on a private server is there for its restarts: one opens every round.
+        round.remove(Kind.DB_RESTART);
+        round.add(0, Kind.DB_RESTART);
       }
       plan.addAll(round);
     }
@@ -128,6 +138,12 @@ final class FaultInjector {
       case DB_CUT:
         if (database != null) {
           database.cut(holder());
+        }
+        break;
+      case DB_RESTART:
+        if (database != null) {
+          // Down for less than a TTL or for longer than the longest, at random.
+          database.restart(Duration.ofMillis(300 + random.nextInt(4200)));
         }
         break;
       case MONO:

@@ -69,7 +69,8 @@ final class Figures {
           || kind.equals("wall")
           || kind.equals("mono")
           || kind.equals("db_kill")
-          || kind.equals("db_cut")) {
+          || kind.equals("db_cut")
+          || kind.equals("db_restart")) {
         count++;
       }
     }

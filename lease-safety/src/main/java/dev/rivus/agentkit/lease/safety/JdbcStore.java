@@ -58,14 +58,20 @@ final class JdbcStore extends ForwardingLeaseRepository {
    * @param phaseDirectory the phase's directory
    * @param database the server
    * @param table the phase's lease table
+   * @param serverUrl the server's own URL
    * @param urls the URL of each slot ({@code w1}, ...), through its proxy
    */
   static void describe(
-      Path phaseDirectory, Database database, String table, Map<String, String> urls) {
+      Path phaseDirectory,
+      Database database,
+      String table,
+      String serverUrl,
+      Map<String, String> urls) {
     Properties properties = new Properties();
     properties.setProperty("database", database.name());
     properties.setProperty("table", table);
-    properties.setProperty("url", database.workerUrl(database.address().getPort()));
+    properties.setProperty(
+        "url", database.workerUrl(serverUrl, Database.address(serverUrl).getPort()));
     urls.forEach((slot, url) -> properties.setProperty("url." + slot, url));
     try (Writer out =
         Files.newBufferedWriter(phaseDirectory.resolve(FILE), StandardCharsets.UTF_8)) {

@@ -37,21 +37,29 @@ final class PhaseRunner {
 
   static Verdict run(Phase phase, Path runDirectory) throws IOException, InterruptedException {
     Database database = Database.of(phase.store());
-    String unreachable = database == null ? null : database.unreachable();
+    boolean restarts = phase.store() == StoreKind.POSTGRES_RESTART;
+    String unreachable =
+        database == null ? null : restarts ? PrivatePostgres.unavailable() : database.unreachable();
     if (database != null && unreachable != null) {
+      String what =
+          restarts
+              ? "a private PostgreSQL server to restart"
+              : database.product() + " at " + database.url() + " (" + database.urlVariable() + ")";
       return Verdict.unavailable(
-          database.product()
-              + " at "
-              + database.url()
-              + " ("
-              + database.urlVariable()
-              + ") unreachable: "
-              + unreachable,
-          "true".equals(System.getenv("CI")));
+          what + " unavailable: " + unreachable, "true".equals(System.getenv("CI")));
     }
     Path dir = Files.createDirectories(runDirectory.resolve(phase.label()));
     try (JsonLines log = JsonLines.append(dir.resolve("driver.jsonl"));
-        DatabasePhase db = database == null ? null : prepare(database, dir, phase.workers(), log);
+        PrivatePostgres server = restarts ? startPrivate() : null;
+        DatabasePhase db =
+            database == null
+                ? null
+                : prepare(
+                    database,
+                    server != null ? server.url() : database.url(),
+                    dir,
+                    phase.workers(),
+                    log);
         ChildJvm resource =
             ChildJvm.start(
                 ResourceMain.class,
@@ -92,7 +100,7 @@ final class PhaseRunner {
                 log,
                 stopFor,
                 phase.negativeControl(),
-                db == null ? null : new DatabaseFaults(db, slots, log, stopFor));
+                db == null ? null : new DatabaseFaults(db, slots, log, stopFor, server));
         faults.run(System.nanoTime() + phase.duration().toNanos());
         stopAll(slots, log);
         if (db != null) {
@@ -107,10 +115,11 @@ final class PhaseRunner {
   }
 
   /** The phase's tables and proxies on a database; a failure is the driver's, and ends the run. */
-  private static DatabasePhase prepare(Database database, Path dir, int workers, JsonLines log)
+  private static DatabasePhase prepare(
+      Database database, String url, Path dir, int workers, JsonLines log)
       throws IOException, InterruptedException {
     try {
-      DatabasePhase db = DatabasePhase.prepare(database, dir, workers, KEYS);
+      DatabasePhase db = DatabasePhase.prepare(database, url, dir, workers, KEYS);
       Map<String, Object> line = JsonLines.fields("t", System.nanoTime());
       line.put("db", "table");
       line.put("table", db.table());
@@ -118,6 +127,14 @@ final class PhaseRunner {
       return db;
     } catch (SQLException e) {
       throw new IOException("cannot prepare the " + database.product() + " phase: " + e, e);
+    }
+  }
+
+  private static PrivatePostgres startPrivate() throws IOException, InterruptedException {
+    try {
+      return PrivatePostgres.start();
+    } catch (SQLException e) {
+      throw new IOException("cannot prepare the private PostgreSQL server: " + e, e);
     }
   }
 

@@ -56,8 +56,8 @@ public final class SafetyMain {
     } catch (IllegalArgumentException bad) {
       System.err.println("safety: " + bad.getMessage());
       System.err.println(
-          "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|all] [--seconds N]"
-              + " [--seed S] [--workers N] [--out DIR] [--no-negative-control]");
+          "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|all]"
+              + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]");
       System.exit(64);
       return;
     }
@@ -154,9 +154,10 @@ public final class SafetyMain {
         String value = args[++i];
         switch (name) {
           case "--repository":
-            if (!value.matches("file|sqlite|postgres|mariadb|all")) {
+            if (!value.matches("file|sqlite|postgres|mariadb|postgres-restart|all")) {
               throw new IllegalArgumentException(
-                  "--repository is file, sqlite, postgres, mariadb or all, not " + value);
+                  "--repository is file, sqlite, postgres, mariadb, postgres-restart or all, not "
+                      + value);
             }
             options.repository = value;
             break;
@@ -195,7 +196,12 @@ public final class SafetyMain {
       List<Phase> phases = new ArrayList<>();
       Duration duration = Duration.ofSeconds(seconds);
       for (StoreKind store :
-          List.of(StoreKind.FILE, StoreKind.SQLITE, StoreKind.POSTGRES, StoreKind.MARIADB)) {
+          List.of(
+              StoreKind.FILE,
+              StoreKind.SQLITE,
+              StoreKind.POSTGRES,
+              StoreKind.MARIADB,
+              StoreKind.POSTGRES_RESTART)) {
         if (repository.equals("all") || repository.equals(store.label())) {
           phases.add(
               new Phase(

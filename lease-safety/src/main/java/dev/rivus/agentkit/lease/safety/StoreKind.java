@@ -21,7 +21,12 @@ public enum StoreKind {
   /** PostgreSQL ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
   POSTGRES,
   /** MariaDB ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
-  MARIADB;
+  MARIADB,
+  /**
+   * PostgreSQL on a private server the harness starts, and restarts as a fault ({@link
+   * PrivatePostgres}); label {@code postgres-restart}.
+   */
+  POSTGRES_RESTART;
 
   /**
    * Opens the repository in {@code phaseDirectory}; every worker of the phase opens the same store.
@@ -37,6 +42,7 @@ public enum StoreKind {
         return SqliteLeaseRepository.open(phaseDirectory.resolve("leases.db"));
       case POSTGRES:
       case MARIADB:
+      case POSTGRES_RESTART:
         // The server itself; a worker opens it through its own proxy (JdbcStore.open).
         return JdbcStore.open(phaseDirectory, null);
       case BROKEN:
@@ -51,17 +57,18 @@ public enum StoreKind {
    * @return the lower-case name
    */
   public String label() {
-    return name().toLowerCase(Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /**
    * Parses a label.
    *
-   * @param label {@code file}, {@code sqlite} or {@code broken}
+   * @param label {@code file}, {@code sqlite}, {@code broken}, {@code postgres}, {@code mariadb} or
+   *     {@code postgres-restart}
    * @return the kind
    * @throws IllegalArgumentException if the label names no kind
    */
   public static StoreKind of(String label) {
-    return valueOf(label.toUpperCase(Locale.ROOT));
+    return valueOf(label.toUpperCase(Locale.ROOT).replace('-', '_'));
   }
 }

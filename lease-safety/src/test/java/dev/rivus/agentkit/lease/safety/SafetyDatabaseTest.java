@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The database phases end to end, briefly: PostgreSQL and MariaDB attacked for 12 s each with kill
  * -9, SIGSTOP, clock jumps, their sessions ended and their network cut, fenced transactions on a
- * side table among the fenced work. A server that does not answer skips the test (fails it with
- * {@code CI=true}), as lease-jdbc's tests do.
+ * side table among the fenced work; and PostgreSQL on a private server, restarted first. A server
+ * that does not answer skips the test (fails it with {@code CI=true}), as lease-jdbc's tests do.
  */
 @Tag("cross-process")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -39,13 +39,16 @@ class SafetyDatabaseTest {
   @ParameterizedTest
   @EnumSource(
       value = StoreKind.class,
-      names = {"POSTGRES", "MARIADB"})
+      names = {"POSTGRES", "MARIADB", "POSTGRES_RESTART"})
   void findsNoViolationOnTheDatabase(StoreKind store) throws Exception {
     Database database = Objects.requireNonNull(Database.of(store));
-    String unreachable = database.unreachable();
+    boolean restarts = store == StoreKind.POSTGRES_RESTART;
+    String unreachable = restarts ? PrivatePostgres.unavailable() : database.unreachable();
     if (unreachable != null) {
       String message =
-          database.product() + " at " + database.url() + " unreachable: " + unreachable;
+          (restarts ? "a private PostgreSQL server" : database.product() + " at " + database.url())
+              + " unavailable: "
+              + unreachable;
       if ("true".equals(System.getenv("CI"))) {
         Assertions.fail(message + " (CI=true: the server is required)");
       }
@@ -64,5 +67,8 @@ class SafetyDatabaseTest {
     System.out.print(text); // kept in the test's output file, for the figures
     assertThat(passed).as(text).isTrue();
     assertThat(text).contains("ALL PHASES PASSED", "fenced transactions: {committed=");
+    if (restarts) {
+      assertThat(text).contains("db_restart=");
+    }
   }
 }
