@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.safety;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
@@ -16,6 +17,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import org.jspecify.annotations.Nullable;
@@ -37,6 +39,9 @@ final class JdbcStore extends ForwardingLeaseRepository {
    * and one for a load or acquisition beside them.
    */
   private static final int POOL_SIZE = 4;
+
+  /** How long a starting worker retries opening the table while the server does not answer. */
+  private static final Duration OPEN_PATIENCE = Duration.ofSeconds(60);
 
   private final JdbcLeaseRepository jdbc;
   private final HikariDataSource pool;
@@ -108,14 +113,34 @@ final class JdbcStore extends ForwardingLeaseRepository {
     config.setMinimumIdle(1);
     config.setConnectionTimeout(5_000);
     config.setValidationTimeout(2_000);
+    // A worker respawned just before a restart of the server starts while it is down: the pool
+    // connects when asked, and opening the table is retried, as a supervised service would.
+    config.setInitializationFailTimeout(-1);
     HikariDataSource pool = new HikariDataSource(config);
     try {
-      JdbcLeaseRepository jdbc =
-          JdbcLeaseRepository.open(pool, JdbcOptions.defaults().withTableName(table));
-      return new JdbcStore(jdbc, pool, database, table);
+      return new JdbcStore(openTable(pool, table), pool, database, table);
     } catch (RuntimeException | Error e) {
       pool.close();
       throw e;
+    }
+  }
+
+  private static JdbcLeaseRepository openTable(HikariDataSource pool, String table) {
+    long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
+    while (true) {
+      try {
+        return JdbcLeaseRepository.open(pool, JdbcOptions.defaults().withTableName(table));
+      } catch (LeaseRepositoryFailure unreachable) {
+        if (System.nanoTime() - deadline > 0) {
+          throw unreachable;
+        }
+        try {
+          Thread.sleep(250); // waiting for a server that is restarting: nothing to wait on
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw unreachable;
+        }
+      }
     }
   }
 
