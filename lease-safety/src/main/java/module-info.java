@@ -11,6 +11,9 @@ module dev.rivus.agentkit.lease.safety {
   requires dev.rivus.agentkit.lease;
   requires dev.rivus.agentkit.lease.file;
   requires dev.rivus.agentkit.lease.sqlite;
+  requires dev.rivus.agentkit.lease.jdbc;
+  requires com.zaxxer.hikari;
+  requires java.sql;
   requires dev.rivus.agentkit.lease.testkit;
   requires com.fasterxml.jackson.databind;
   requires java.management;

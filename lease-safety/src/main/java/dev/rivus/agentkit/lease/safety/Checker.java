@@ -39,6 +39,7 @@ public final class Checker {
     Accounting.check(logs, findings);
     Failures.check(logs, findings);
     EarlyTakeover.check(logs, findings);
+    SideTable.check(logs, findings);
     LeaseRunOverlap.check(logs, findings);
     Figures.count(logs, findings);
     Takeovers.measure(logs, findings);
@@ -51,6 +52,13 @@ public final class Checker {
     }
     if (accepted < thresholds.writes()) {
       shortfall += " accepted writes " + accepted + " < " + thresholds.writes();
+    }
+    if (SideTable.ran(logs) && SideTable.committed(logs) < thresholds.acquisitions() / 2) {
+      shortfall +=
+          " fenced transactions committed "
+              + SideTable.committed(logs)
+              + " < "
+              + thresholds.acquisitions() / 2;
     }
     int faults = Figures.injectedFaults(logs);
     if (faults < thresholds.faults()) {

@@ -6,7 +6,9 @@ package dev.rivus.agentkit.lease.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * P3, one holder at a time: in the resource's order, a worker entered a key's fenced section while
@@ -19,6 +21,12 @@ import java.util.Map;
  * keeps a library successor out of a stopped holder's fenced work does not keep a {@code lease run}
  * successor out (found by this harness; see docs/safety.md); only the token at the resource
  * protects it.
+ *
+ * <p>Also apart: a successor that entered while a holder whose key lock was lost (a database
+ * session ended or a server restarted under it: {@code KEY_LOCK_LOST}) had not yet said EXIT. The
+ * databases' fence is a lock of the holder's session, which can be lost; the library then ends the
+ * work as a loss, but cannot stop a request already on its way, and only the token at the resource
+ * (P2) protects it then.
  */
 final class Exclusion {
 
@@ -29,6 +37,12 @@ final class Exclusion {
     Map<String, Long> stopped = new HashMap<>();
     for (JsonNode stop : logs.faults("stop")) {
       stopped.merge(stop.path("w").asText(), stop.path("t").asLong(), Math::min);
+    }
+    Set<String> keyLockLost = new HashSet<>();
+    for (JsonNode lost : logs.workerEvents("fenced_lost")) {
+      if (lost.path("reason").asText().equals("KEY_LOCK_LOST")) {
+        keyLockLost.add(lost.path("w").asText() + "/" + lost.path("token").asLong());
+      }
     }
     for (JsonNode e : logs.resource) {
       if (e.path("late").asBoolean()) {
@@ -46,8 +60,9 @@ final class Exclusion {
                 if (!other.equals(worker) && !LeaseRunOverlap.isLeaseRun(other)) {
                   findings.report(
                       "P3",
-                      LeaseRunOverlap.isLeaseRun(worker)
-                          && stopped.getOrDefault(other, Long.MAX_VALUE) < e.path("t").asLong(),
+                      (LeaseRunOverlap.isLeaseRun(worker)
+                              && stopped.getOrDefault(other, Long.MAX_VALUE) < e.path("t").asLong())
+                          || keyLockLost.contains(other + "/" + token),
                       "seq "
                           + e.path("seq").asLong()
                           + ": "

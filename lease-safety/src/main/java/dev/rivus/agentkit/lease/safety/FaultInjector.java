@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * Injects faults into a phase's workers, one at a time, chosen from a seeded random source so that
  * a seed names a run: {@code kill -9} of a holder (respawned), {@code SIGSTOP} of a holder for 1.5
  * × the longest TTL then {@code SIGCONT}, a wall-clock jump of hours either way, and a monotonic
- * jump forward by one to two TTLs. A holder is preferably a worker inside a fenced section now (the
- * resource says who). Every fault goes to the driver's log; a worker that died unasked is logged as
- * a crash and respawned.
+ * jump forward by one to two TTLs; in a database phase also a holder's sessions ended by the server
+ * and its network to the server cut for a while ({@link DatabaseFaults}). A holder is preferably a
+ * worker inside a fenced section now (the resource says who). Every fault goes to the driver's log;
+ * a worker that died unasked is logged as a crash and respawned.
  *
  * <p>Not thread-safe: one fault loop per phase.
  */
@@ -41,7 +42,17 @@ final class FaultInjector {
     /** A {@code lease run} process's stderr left unread. */
     RUN_STDERR,
     /** A noisy library worker's stderr left unread ({@link NoisyWorker}). */
-    STDERR
+    STDERR,
+    /** A holder's database sessions ended by the server (database phases only). */
+    DB_KILL,
+    /** A holder's network to the database cut, then healed (database phases only). */
+    DB_CUT,
+    /** The database server restarted (a private server's phase only). */
+    DB_RESTART;
+
+    boolean needsDatabase() {
+      return this == DB_KILL || this == DB_CUT || this == DB_RESTART;
+    }
   }
 
   private final Random random;
@@ -51,6 +62,7 @@ final class FaultInjector {
   private final Duration stopFor;
   private final boolean stopFirst;
   private final Deque<Kind> plan = new ArrayDeque<>();
+  private final @Nullable DatabaseFaults database;
   private @Nullable StorageFaults storage;
   private @Nullable LeaseRunSlot runs;
   private boolean startedRounds;
@@ -63,6 +75,19 @@ final class FaultInjector {
       JsonLines log,
       Duration stopFor,
       boolean stopFirst) {
+    this(random, slots, resource, log, stopFor, stopFirst, null);
+  }
+
+  /** An injector that also ends database sessions and cuts the network to the database. */
+  FaultInjector(
+      Random random,
+      List<WorkerSlot> slots,
+      ResourceClient resource,
+      JsonLines log,
+      Duration stopFor,
+      boolean stopFirst,
+      @Nullable DatabaseFaults database) {
+    this.database = database;
     this.random = random;
     this.slots = slots;
     this.resource = resource;
@@ -126,7 +151,12 @@ final class FaultInjector {
   private Kind next() {
     if (plan.isEmpty()) {
       List<Kind> round = new ArrayList<>(List.of(Kind.values()));
-      round.removeIf(kind -> !available(kind));
+      round.removeIf(
+          kind ->
+              !available(kind)
+                  || (kind.needsDatabase()
+                      && (database == null
+                          || (kind == Kind.DB_RESTART && !database.canRestart()))));
       if (storage != null) {
         round.add(Kind.STORAGE); // twice a round: the store has more kinds of fault than a worker
       }
@@ -148,6 +178,11 @@ final class FaultInjector {
         round.remove(Kind.STOP);
         round.add(0, Kind.STOP);
       }
+      if (database != null && database.canRestart()) {
+        // A phase on a private server is there for its restarts: one opens every round.
+        round.remove(Kind.DB_RESTART);
+        round.add(0, Kind.DB_RESTART);
+      }
       plan.addAll(round);
     }
     return plan.removeFirst();
@@ -165,6 +200,22 @@ final class FaultInjector {
         WorkerSlot wall = slots.get(random.nextInt(slots.size()));
         long hours = (1 + random.nextInt(6)) * (random.nextBoolean() ? 1L : -1L);
         jump(wall, "wall", "WALL", Duration.ofHours(hours));
+        break;
+      case DB_KILL:
+        if (database != null) {
+          database.endSessions(holder());
+        }
+        break;
+      case DB_CUT:
+        if (database != null) {
+          database.cut(holder());
+        }
+        break;
+      case DB_RESTART:
+        if (database != null) {
+          // Down for less than a TTL or for longer than the longest, at random.
+          database.restart(Duration.ofMillis(300 + random.nextInt(4200)));
+        }
         break;
       case STORAGE:
         java.util.Objects.requireNonNull(storage).inject();

@@ -52,7 +52,7 @@ final class Figures {
     }
     Map<String, Integer> faults = new TreeMap<>();
     for (JsonNode e : logs.driver) {
-      if (e.has("fault") && !e.path("fault").asText().matches("cont|spawn")) {
+      if (e.has("fault") && !e.path("fault").asText().matches("cont|spawn|heal")) {
         faults.merge(e.path("fault").asText(), 1, Integer::sum);
       }
     }
@@ -72,6 +72,9 @@ final class Figures {
           || kind.equals("stop")
           || kind.equals("wall")
           || kind.equals("mono")
+          || kind.equals("db_kill")
+          || kind.equals("db_cut")
+          || kind.equals("db_restart")
           || StorageFaults.KINDS.contains(kind)
           || LeaseRunSlot.KINDS.contains(kind)
           || kind.equals("stderr_block")) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +36,30 @@ final class PhaseRunner {
   private PhaseRunner() {}
 
   static Verdict run(Phase phase, Path runDirectory) throws IOException, InterruptedException {
+    Database database = Database.of(phase.store());
+    boolean restarts = phase.store() == StoreKind.POSTGRES_RESTART;
+    String unreachable =
+        database == null ? null : restarts ? PrivatePostgres.unavailable() : database.unreachable();
+    if (database != null && unreachable != null) {
+      String what =
+          restarts
+              ? "a private PostgreSQL server to restart"
+              : database.product() + " at " + database.url() + " (" + database.urlVariable() + ")";
+      return Verdict.unavailable(
+          what + " unavailable: " + unreachable, "true".equals(System.getenv("CI")));
+    }
     Path dir = Files.createDirectories(runDirectory.resolve(phase.label()));
     try (JsonLines log = JsonLines.append(dir.resolve("driver.jsonl"));
+        PrivatePostgres server = restarts ? startPrivate() : null;
+        DatabasePhase db =
+            database == null
+                ? null
+                : prepare(
+                    database,
+                    server != null ? server.url() : database.url(),
+                    dir,
+                    phase.workers(),
+                    log);
         ChildJvm resource =
             ChildJvm.start(
                 ResourceMain.class,
@@ -44,7 +67,9 @@ final class PhaseRunner {
                 phase.fencing() ? "fencing" : "no-fencing")) {
       int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
       List<WorkerSlot> slots = new ArrayList<>();
-      // Storage faults, lease run and noisy workers: the file and SQLite phases.
+      // Storage faults, lease run and noisy workers are the file and SQLite phases' (the databases
+      // have their own faults, DatabaseFaults, and lease run workers on a database are not done
+      // yet).
       boolean attacked = phase.store() == StoreKind.FILE || phase.store() == StoreKind.SQLITE;
       StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
       LeaseRunSlot runs = null;
@@ -95,13 +120,22 @@ final class PhaseRunner {
         }
         FaultInjector faults =
             new FaultInjector(
-                    new Random(phase.seed()), slots, client, log, stopFor, phase.negativeControl())
+                    new Random(phase.seed()),
+                    slots,
+                    client,
+                    log,
+                    stopFor,
+                    phase.negativeControl(),
+                    db == null ? null : new DatabaseFaults(db, slots, log, stopFor, server))
                 .with(storage, runs)
                 .with(noisy);
         faults.run(System.nanoTime() + phase.duration().toNanos());
         stopAll(slots, log);
         if (noisy != null) {
           noisy.stop(CALL_DEADLINE.plusSeconds(15));
+        }
+        if (db != null) {
+          recordFinalState(db, log);
         }
         if (runs != null) {
           runs.close();
@@ -121,6 +155,38 @@ final class PhaseRunner {
       }
     }
     return Checker.check(dir, phase.thresholds(), phase.negativeControl());
+  }
+
+  /** The phase's tables and proxies on a database; a failure is the driver's, and ends the run. */
+  private static DatabasePhase prepare(
+      Database database, String url, Path dir, int workers, JsonLines log)
+      throws IOException, InterruptedException {
+    try {
+      DatabasePhase db = DatabasePhase.prepare(database, url, dir, workers, KEYS);
+      Map<String, Object> line = JsonLines.fields("t", System.nanoTime());
+      line.put("db", "table");
+      line.put("table", db.table());
+      log.write(line);
+      return db;
+    } catch (SQLException e) {
+      throw new IOException("cannot prepare the " + database.product() + " phase: " + e, e);
+    }
+  }
+
+  private static PrivatePostgres startPrivate() throws IOException, InterruptedException {
+    try {
+      return PrivatePostgres.start();
+    } catch (SQLException e) {
+      throw new IOException("cannot prepare the private PostgreSQL server: " + e, e);
+    }
+  }
+
+  private static void recordFinalState(DatabasePhase db, JsonLines log) throws IOException {
+    try {
+      db.recordFinalState(log);
+    } catch (SQLException e) {
+      throw new IOException("cannot read the side table of " + db.table() + ": " + e, e);
+    }
   }
 
   /** Asks every worker to stop after its cycle; one that does not in time is a hang. */

@@ -22,19 +22,22 @@ import org.jspecify.annotations.Nullable;
  *     dev.rivus.agentkit.lease.safety.SafetyMain --repository all --seconds 60 [--seed S]
  * }</pre>
  *
- * <p>Runs one phase per repository ({@code file}, {@code sqlite}, or {@code all} of them), then the
- * negative control (a broken repository, fencing off at the resource), prints each phase's report
- * and exits 0 only if every phase passed: no violation and enough activity, and for the negative
- * control, violations found. Options: {@code --workers N} (4), {@code --out DIR} (a new temporary
- * directory; the logs stay there), {@code --no-negative-control}.
+ * <p>Runs one phase per repository ({@code file}, {@code sqlite}, {@code postgres}, {@code
+ * mariadb}, or {@code all} of them; a database whose server does not answer is SKIPPED, never
+ * passed, and fails the run under {@code CI=true}), then the negative control (a broken repository,
+ * fencing off at the resource), prints each phase's report and exits 0 only if every phase passed:
+ * no violation and enough activity, and for the negative control, violations found (2 if the phases
+ * that ran passed but some were skipped). Options: {@code --workers N} (4), {@code --out DIR} (a
+ * new temporary directory; the logs stay there), {@code --no-negative-control}.
  */
 public final class SafetyMain {
 
   private SafetyMain() {}
 
   /**
-   * Runs the harness and exits with 0 (every phase passed), 1 (a phase failed or did too little) or
-   * 64 (bad arguments).
+   * Runs the harness and exits with 0 (every phase passed), 2 (those that ran passed, some were
+   * skipped: their server did not answer), 1 (a phase failed or did too little) or 64 (bad
+   * arguments).
    *
    * @param args the options
    * @throws IOException if the run's directory cannot be made
@@ -53,12 +56,15 @@ public final class SafetyMain {
     } catch (IllegalArgumentException bad) {
       System.err.println("safety: " + bad.getMessage());
       System.err.println(
-          "usage: SafetyMain [--repository file|sqlite|all] [--seconds N] [--seed S] [--workers N]"
-              + " [--out DIR] [--no-negative-control]");
+          "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|all]"
+              + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]"
+              + " [--min-fenced-writes N] [--min-faults N]");
       System.exit(64);
       return;
     }
-    System.exit(run(phases, out, System.out) ? 0 : 1);
+    Summary summary =
+        runAll(phases, out, System.out, new Minimum(options.minFencedWrites, options.minFaults));
+    System.exit(!summary.passed() ? 1 : summary.skipped().isEmpty() ? 0 : 2);
   }
 
   /**
@@ -73,7 +79,59 @@ public final class SafetyMain {
    */
   public static boolean run(List<Phase> phases, Path out, PrintStream report)
       throws IOException, InterruptedException {
+    return runAll(phases, out, report).passed();
+  }
+
+  /**
+   * How a run ended.
+   *
+   * @param passed whether every phase that ran passed (and none was required and missing)
+   * @param skipped the phases not run because their server did not answer: never passes
+   */
+  public record Summary(boolean passed, List<String> skipped) {}
+
+  /**
+   * Runs phases one after another, prints their reports, and tells which were skipped.
+   *
+   * @param phases the phases
+   * @param out the run's directory (one subdirectory per phase)
+   * @param report where the reports go
+   * @return whether every phase that ran passed, and which were skipped
+   * @throws IOException if a phase's directory cannot be made
+   * @throws InterruptedException if interrupted
+   */
+  public static Summary runAll(List<Phase> phases, Path out, PrintStream report)
+      throws IOException, InterruptedException {
+    return runAll(phases, out, report, Minimum.NONE);
+  }
+
+  /**
+   * What a whole run must have done to count, across its phases (the negative control apart).
+   *
+   * @param fencedWrites writes to the resource inside fenced sections, accepted or rejected
+   * @param faults faults injected
+   */
+  public record Minimum(int fencedWrites, int faults) {
+    /** No minimum beyond each phase's own. */
+    public static final Minimum NONE = new Minimum(0, 0);
+  }
+
+  /**
+   * Runs phases one after another, prints their reports, and tells which were skipped; a run that
+   * did less than {@code minimum} in total fails.
+   *
+   * @param phases the phases
+   * @param out the run's directory (one subdirectory per phase)
+   * @param report where the reports go
+   * @param minimum what the whole run must have done
+   * @return whether every phase that ran passed and the run did enough, and which were skipped
+   * @throws IOException if a phase's directory cannot be made
+   * @throws InterruptedException if interrupted
+   */
+  public static Summary runAll(List<Phase> phases, Path out, PrintStream report, Minimum minimum)
+      throws IOException, InterruptedException {
     boolean passed = true;
+    List<String> skipped = new ArrayList<>();
     Totals totals = new Totals();
     report.println("lease safety harness: logs in " + out);
     for (Phase phase : phases) {
@@ -88,11 +146,29 @@ public final class SafetyMain {
       Verdict verdict = PhaseRunner.run(phase, out);
       verdict.report().forEach(report::println);
       totals.add(phase, verdict);
-      passed &= verdict.outcome() == Verdict.Outcome.PASS;
+      if (verdict.outcome() == Verdict.Outcome.SKIPPED) {
+        skipped.add(phase.label());
+      } else {
+        passed &= verdict.outcome() == Verdict.Outcome.PASS;
+      }
     }
     totals.report().forEach(report::println);
-    report.println(passed ? "ALL PHASES PASSED" : "SOME PHASE FAILED");
-    return passed;
+    if (totals.fencedWrites() < minimum.fencedWrites()
+        || totals.faultsInjected() < minimum.faults()) {
+      report.printf(
+          "INSUFFICIENT IN TOTAL: %d fenced writes and %d faults, at least %d and %d wanted%n",
+          totals.fencedWrites(), totals.faultsInjected(), minimum.fencedWrites(), minimum.faults());
+      passed = false;
+    }
+    if (!passed) {
+      report.println("SOME PHASE FAILED" + (skipped.isEmpty() ? "" : "; SKIPPED: " + skipped));
+    } else if (!skipped.isEmpty()) {
+      // A skipped phase is never a pass: the summary names it, as lease-jdbc's skipped tests.
+      report.println("NO PHASE FAILED, BUT SKIPPED (server unreachable): " + skipped);
+    } else {
+      report.println("ALL PHASES PASSED");
+    }
+    return new Summary(passed, List.copyOf(skipped));
   }
 
   /** The command line, parsed. */
@@ -103,6 +179,8 @@ public final class SafetyMain {
     int workers = 4;
     @Nullable Path out;
     boolean negativeControl = true;
+    int minFencedWrites;
+    int minFaults;
 
     static Options parse(String[] args) {
       Options options = new Options();
@@ -118,9 +196,10 @@ public final class SafetyMain {
         String value = args[++i];
         switch (name) {
           case "--repository":
-            if (!value.matches("file|sqlite|all")) {
+            if (!value.matches("file|sqlite|postgres|mariadb|postgres-restart|all")) {
               throw new IllegalArgumentException(
-                  "--repository is file, sqlite or all, not " + value);
+                  "--repository is file, sqlite, postgres, mariadb, postgres-restart or all, not "
+                      + value);
             }
             options.repository = value;
             break;
@@ -135,6 +214,12 @@ public final class SafetyMain {
             break;
           case "--out":
             options.out = Path.of(value);
+            break;
+          case "--min-fenced-writes":
+            options.minFencedWrites = positive(name, value);
+            break;
+          case "--min-faults":
+            options.minFaults = positive(name, value);
             break;
           default:
             throw new IllegalArgumentException("unknown option " + name);
@@ -158,7 +243,13 @@ public final class SafetyMain {
     List<Phase> phases() {
       List<Phase> phases = new ArrayList<>();
       Duration duration = Duration.ofSeconds(seconds);
-      for (StoreKind store : List.of(StoreKind.FILE, StoreKind.SQLITE)) {
+      for (StoreKind store :
+          List.of(
+              StoreKind.FILE,
+              StoreKind.SQLITE,
+              StoreKind.POSTGRES,
+              StoreKind.MARIADB,
+              StoreKind.POSTGRES_RESTART)) {
         if (repository.equals("all") || repository.equals(store.label())) {
           phases.add(
               new Phase(

@@ -17,7 +17,16 @@ public enum StoreKind {
   /** One SQLite database ({@code lease-sqlite}). */
   SQLITE,
   /** The negative control: JSON files behind {@link BrokenRepository}. */
-  BROKEN;
+  BROKEN,
+  /** PostgreSQL ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
+  POSTGRES,
+  /** MariaDB ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
+  MARIADB,
+  /**
+   * PostgreSQL on a private server the harness starts, and restarts as a fault ({@link
+   * PrivatePostgres}); label {@code postgres-restart}.
+   */
+  POSTGRES_RESTART;
 
   /**
    * Opens the repository in {@code phaseDirectory}; every worker of the phase opens the same store.
@@ -31,6 +40,11 @@ public enum StoreKind {
         return FileLeaseRepository.open(storePath(phaseDirectory));
       case SQLITE:
         return SqliteLeaseRepository.open(storePath(phaseDirectory));
+      case POSTGRES:
+      case MARIADB:
+      case POSTGRES_RESTART:
+        // The server itself; a worker opens it through its own proxy (JdbcStore.open).
+        return JdbcStore.open(phaseDirectory, null);
       case BROKEN:
       default:
         return new BrokenRepository(FileLeaseRepository.open(phaseDirectory.resolve("leases")));
@@ -63,17 +77,18 @@ public enum StoreKind {
    * @return the lower-case name
    */
   public String label() {
-    return name().toLowerCase(Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /**
    * Parses a label.
    *
-   * @param label {@code file}, {@code sqlite} or {@code broken}
+   * @param label {@code file}, {@code sqlite}, {@code broken}, {@code postgres}, {@code mariadb} or
+   *     {@code postgres-restart}
    * @return the kind
    * @throws IllegalArgumentException if the label names no kind
    */
   public static StoreKind of(String label) {
-    return valueOf(label.toUpperCase(Locale.ROOT));
+    return valueOf(label.toUpperCase(Locale.ROOT).replace('-', '_'));
   }
 }

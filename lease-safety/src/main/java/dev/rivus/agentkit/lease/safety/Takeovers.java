@@ -21,7 +21,16 @@ final class Takeovers {
 
   static void measure(Logs logs, Findings findings) {
     Map<String, Long> ends = leaseEnds(logs);
-    for (String[] kind : new String[][] {{"kill", "kill -9"}, {"stop", "SIGSTOP"}}) {
+    for (String[] kind :
+        new String[][] {
+          {"kill", "kill -9"},
+          {"stop", "SIGSTOP"},
+          {"db_kill", "its sessions ended"},
+          {"db_cut", "a network cut"}
+        }) {
+      if (kind[0].startsWith("db_") && logs.faults(kind[0]).isEmpty()) {
+        continue; // not a database phase
+      }
       List<Long> latencies = new ArrayList<>();
       int notTaken = 0;
       for (JsonNode fault : logs.faults(kind[0])) {

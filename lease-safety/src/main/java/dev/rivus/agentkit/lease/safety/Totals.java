@@ -61,13 +61,25 @@ final class Totals {
               control.getOrDefault(property, 0)));
     }
     tallies.forEach((name, counts) -> lines.add("  " + name + ": " + counts));
-    Map<String, Integer> faults = tallies.getOrDefault("faults", Map.of());
-    int injected = 0;
-    for (Map.Entry<String, Integer> f : faults.entrySet()) {
-      injected += f.getKey().matches("crash|exit_hang") ? 0 : f.getValue();
-    }
-    lines.add("  faults injected: " + injected);
+    lines.add("  fenced writes (accepted or rejected): " + fencedWrites());
+    lines.add("  faults injected: " + faultsInjected());
     lines.add("  phases: " + outcomes);
     return lines;
+  }
+
+  /** The writes the workers made to the resource inside fenced sections, accepted or rejected. */
+  int fencedWrites() {
+    Map<String, Integer> operations = tallies.getOrDefault("operations", Map.of());
+    return operations.getOrDefault("write_accepted", 0)
+        + operations.getOrDefault("write_rejected", 0);
+  }
+
+  /** The faults the driver injected (a worker's own crash or hang is not one). */
+  int faultsInjected() {
+    int injected = 0;
+    for (Map.Entry<String, Integer> f : tallies.getOrDefault("faults", Map.of()).entrySet()) {
+      injected += f.getKey().matches("crash|exit_hang") ? 0 : f.getValue();
+    }
+    return injected;
   }
 }

@@ -22,7 +22,9 @@ public final class Verdict {
     /** A property was violated (or the negative control showed none). */
     FAIL,
     /** Too few acquisitions, writes or faults to judge. */
-    INSUFFICIENT
+    INSUFFICIENT,
+    /** Not run: its database server was unreachable (never a pass; on CI, a FAIL instead). */
+    SKIPPED
   }
 
   /** Why a property's cases are reported apart. */
@@ -36,19 +38,47 @@ public final class Verdict {
   private final Findings findings;
   private final String shortfall;
   private final boolean expectViolations;
+  private final String unavailable;
+  private final boolean required;
 
   Verdict(Findings findings, String shortfall, boolean expectViolations) {
+    this(findings, shortfall, expectViolations, "", false);
+  }
+
+  private Verdict(
+      Findings findings,
+      String shortfall,
+      boolean expectViolations,
+      String unavailable,
+      boolean required) {
     this.findings = findings;
     this.shortfall = shortfall;
     this.expectViolations = expectViolations;
+    this.unavailable = unavailable;
+    this.required = required;
+  }
+
+  /**
+   * The verdict of a phase that could not run: SKIPPED, or FAIL where its server is required (as
+   * lease-jdbc's tests do under {@code CI=true}).
+   *
+   * @param why what was unavailable
+   * @param required whether that fails the phase
+   * @return the verdict
+   */
+  static Verdict unavailable(String why, boolean required) {
+    return new Verdict(new Findings(), "", false, why, required);
   }
 
   /**
    * Returns the phase's outcome.
    *
-   * @return PASS, FAIL or INSUFFICIENT
+   * @return PASS, FAIL, INSUFFICIENT or SKIPPED
    */
   public Outcome outcome() {
+    if (!unavailable.isEmpty()) {
+      return required ? Outcome.FAIL : Outcome.SKIPPED;
+    }
     if (!shortfall.isEmpty()) {
       return Outcome.INSUFFICIENT;
     }
@@ -103,6 +133,11 @@ public final class Verdict {
    */
   public List<String> report() {
     List<String> lines = new ArrayList<>();
+    if (!unavailable.isEmpty()) {
+      String ci = required ? " (CI=true: the server is required)" : "";
+      lines.add("  outcome: " + outcome() + ": " + unavailable + ci);
+      return lines;
+    }
     for (String property : Findings.ORDER) {
       String apart =
           findings.apartCount(property) > 0

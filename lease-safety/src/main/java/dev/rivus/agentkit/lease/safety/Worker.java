@@ -32,6 +32,7 @@ final class Worker {
   private final JsonLines log;
   private final Watchdog watchdog;
   private final Random random;
+  private final @Nullable SideTransactions side;
 
   Worker(
       WorkerSettings settings,
@@ -39,6 +40,18 @@ final class Worker {
       ResourceClient resource,
       JsonLines log,
       Watchdog watchdog) {
+    this(settings, leases, resource, log, watchdog, null);
+  }
+
+  /** A worker that also runs a fenced transaction on the database in each fenced section. */
+  Worker(
+      WorkerSettings settings,
+      LeaseManager leases,
+      ResourceClient resource,
+      JsonLines log,
+      Watchdog watchdog,
+      @Nullable SideTransactions side) {
+    this.side = side;
     this.settings = settings;
     this.leases = leases;
     this.resource = resource;
@@ -102,7 +115,7 @@ final class Worker {
     String key = lease.key();
     log.write(event("fenced_start", key, lease.generation()));
     try (Watchdog.Watch watch = watchdog.watch("runFenced", key)) {
-      lease.runFenced(this::work);
+      lease.runFenced(token -> work(token, lease));
       log.write(event("fenced_end", key, lease.generation()));
     } catch (LeaseLost lost) {
       Map<String, Object> line = event("fenced_lost", key, lease.generation());
@@ -122,7 +135,7 @@ final class Worker {
     }
   }
 
-  private Void work(FencingToken token) throws InterruptedException {
+  private Void work(FencingToken token, Lease lease) throws InterruptedException {
     String key = token.key();
     long g = token.generation();
     String id = settings.id();
@@ -140,6 +153,10 @@ final class Worker {
         Map<String, Object> line = event("write", key, g);
         line.put("accepted", reply.equals("ACCEPTED"));
         log.write(line);
+      }
+      if (side != null) {
+        // Inside the section, so that faults aimed at holders meet fenced transactions too.
+        side.run(lease);
       }
     } finally {
       resource.call("EXIT " + key + " " + g + " " + id);

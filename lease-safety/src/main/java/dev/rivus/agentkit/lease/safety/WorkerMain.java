@@ -8,6 +8,7 @@ import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepository;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A worker JVM: {@code WorkerMain --id ... (see WorkerSettings)}. Prints {@code READY} when its
@@ -38,10 +40,9 @@ public final class WorkerMain {
     try (JsonLines log = JsonLines.append(settings.logFile());
         Watchdog watchdog = new Watchdog(log, settings.id(), settings.deadline());
         ResourceClient resource = ResourceClient.connect(settings.port());
+        LeaseRepository repository = open(settings);
         LeaseManager leases =
-            LeaseManager.builder(
-                    new RenewalLog(
-                        settings.store().open(settings.phaseDirectory()), log, settings.id()))
+            LeaseManager.builder(new RenewalLog(repository, log, settings.id()))
                 .config(LeaseConfig.of(settings.ttl(), settings.heartbeat()))
                 .ticker(skew.ticker())
                 .wallClock(skew.clock())
@@ -57,9 +58,26 @@ public final class WorkerMain {
       startControl(skew, stopping, log, settings.id());
       System.out.println("READY");
       System.out.flush();
-      new Worker(settings, leases, resource, log, watchdog).run(stopping::get);
+      new Worker(settings, leases, resource, log, watchdog, side(settings, repository, log))
+          .run(stopping::get);
       log.write(line(settings.id(), "stop"));
     }
+  }
+
+  /** The phase's store; on a database, the worker slot's own pool through its own proxy. */
+  private static LeaseRepository open(WorkerSettings settings) {
+    return Database.of(settings.store()) != null
+        ? JdbcStore.open(settings.phaseDirectory(), settings.id())
+        : settings.store().open(settings.phaseDirectory());
+  }
+
+  /** On a database, slots 1 and 2 (one of each TTL) also run fenced transactions. */
+  private static @Nullable SideTransactions side(
+      WorkerSettings settings, LeaseRepository repository, JsonLines log) {
+    boolean writes = settings.id().startsWith("w1.") || settings.id().startsWith("w2.");
+    return repository instanceof JdbcStore && writes
+        ? new SideTransactions((JdbcStore) repository, log, settings.id(), settings.seed() + 7)
+        : null;
   }
 
   private static Map<String, Object> line(String worker, String event) {

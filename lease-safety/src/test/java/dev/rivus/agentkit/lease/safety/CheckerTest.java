@@ -109,6 +109,26 @@ class CheckerTest {
   }
 
   @Test
+  void enteringWhileAHolderWhoseKeyLockWasLostIsStillInsideIsReportedApart() {
+    History history =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("w2.1", 2000)
+            .acquire("w1.1", "k1", 10, 0, 5, "NEW")
+            .op("ENTER", "k1", 10, "w1.1")
+            .event(2000, "w1.1", "fenced_lost", "k1", 10, "reason", "KEY_LOCK_LOST")
+            .acquire("w2.1", "k1", 11, 2100, 2110, "TTL_TAKEOVER")
+            .op("ENTER", "k1", 11, "w2.1")
+            .op("EXIT", "k1", 11, "w2.1")
+            .op("EXIT", "k1", 10, "w1.1")
+            .finish();
+
+    Verdict verdict = history.check();
+    assertThat(verdict.violations("P3")).isZero();
+    assertThat(verdict.reportedApart("P3")).isEqualTo(1);
+  }
+
+  @Test
   void aDeadHoldersSectionIsClosedByTheDriver() {
     History history =
         new History()

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The faults of a database phase, on one worker at a time: every session of its pool ended by the
+ * server ({@code pg_terminate_backend}, MariaDB's {@code KILL}), found by the client ports of its
+ * proxy; and its network to the server cut without closing anything (its proxy frozen) for a while,
+ * then healed. Each goes to the driver's log ({@code db_kill} with the sessions, {@code db_cut}
+ * with its length, then {@code heal}); and on a private server only, a restart of the server
+ * ({@code db_restart}, then {@code heal}).
+ *
+ * <p>Not thread-safe: the fault loop owns it.
+ */
+final class DatabaseFaults {
+
+  private final DatabasePhase database;
+  private final List<WorkerSlot> slots;
+  private final JsonLines log;
+  private final Duration cutFor;
+  private final @Nullable PrivatePostgres server;
+
+  DatabaseFaults(DatabasePhase database, List<WorkerSlot> slots, JsonLines log, Duration cutFor) {
+    this(database, slots, log, cutFor, null);
+  }
+
+  /** Faults that also restart {@code server}, the harness's own, never a shared one. */
+  DatabaseFaults(
+      DatabasePhase database,
+      List<WorkerSlot> slots,
+      JsonLines log,
+      Duration cutFor,
+      @Nullable PrivatePostgres server) {
+    this.server = server;
+    this.database = database;
+    this.slots = slots;
+    this.log = log;
+    this.cutFor = cutFor;
+  }
+
+  /** Ends every session of {@code victim}'s pool on the server. */
+  void endSessions(WorkerSlot victim) {
+    Map<String, Object> line = victim.fault("db_kill");
+    try {
+      List<Long> sessions = database.endSessions(slots.indexOf(victim));
+      line.put("sessions", sessions);
+    } catch (SQLException failed) {
+      line.put("error", String.valueOf(failed.getMessage()));
+    }
+    log.write(line);
+  }
+
+  /** Whether {@link #restart} may be injected: only on a private server. */
+  boolean canRestart() {
+    return server != null;
+  }
+
+  /**
+   * Stops the private server (fast: every session ended), keeps it down for {@code down}, and
+   * starts it again; every worker meets it.
+   */
+  void restart(Duration down) throws InterruptedException {
+    PrivatePostgres restarted = server;
+    if (restarted == null) {
+      return;
+    }
+    Map<String, Object> line = JsonLines.fields("t", System.nanoTime());
+    line.put("fault", "db_restart");
+    line.put("w", "all");
+    line.put("ms", down.toMillis());
+    log.write(line);
+    try {
+      restarted.stopServer();
+      Thread.sleep(down.toMillis()); // the fault itself: how long the server stays down
+      restarted.startServer();
+      Map<String, Object> up = JsonLines.fields("t", System.nanoTime());
+      up.put("fault", "heal");
+      up.put("w", "all");
+      log.write(up);
+    } catch (java.io.IOException failed) {
+      Map<String, Object> broken = JsonLines.fields("t", System.nanoTime());
+      broken.put("fault", "crash");
+      broken.put("w", "server");
+      broken.put("detail", "the private server did not restart: " + failed.getMessage());
+      log.write(broken);
+    }
+  }
+
+  /** Cuts {@code victim}'s network to the server for the cut's length, then heals it. */
+  void cut(WorkerSlot victim) throws InterruptedException {
+    TcpProxy proxy = database.proxy(slots.indexOf(victim));
+    proxy.freeze();
+    Map<String, Object> line = victim.fault("db_cut");
+    line.put("ms", cutFor.toMillis());
+    log.write(line);
+    try {
+      Thread.sleep(cutFor.toMillis()); // the fault itself: how long the network stays cut
+    } finally {
+      proxy.thaw();
+      log.write(victim.fault("heal"));
+    }
+  }
+}

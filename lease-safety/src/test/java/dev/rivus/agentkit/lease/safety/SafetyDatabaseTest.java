@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The database phases end to end, briefly: PostgreSQL and MariaDB attacked for 12 s each with kill
+ * -9, SIGSTOP, clock jumps, their sessions ended and their network cut, fenced transactions on a
+ * side table among the fenced work; and PostgreSQL on a private server, restarted first. A server
+ * that does not answer skips the test (fails it with {@code CI=true}), as lease-jdbc's tests do.
+ */
+@Tag("cross-process")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class SafetyDatabaseTest {
+
+  private static final Duration PHASE = Duration.ofSeconds(12);
+
+  @TempDir Path out;
+
+  @ParameterizedTest
+  @EnumSource(
+      value = StoreKind.class,
+      names = {"POSTGRES", "MARIADB", "POSTGRES_RESTART"})
+  void findsNoViolationOnTheDatabase(StoreKind store) throws Exception {
+    Database database = Objects.requireNonNull(Database.of(store));
+    boolean restarts = store == StoreKind.POSTGRES_RESTART;
+    String unreachable = restarts ? PrivatePostgres.unavailable() : database.unreachable();
+    if (unreachable != null) {
+      String message =
+          (restarts ? "a private PostgreSQL server" : database.product() + " at " + database.url())
+              + " unavailable: "
+              + unreachable;
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail(message + " (CI=true: the server is required)");
+      }
+      Assumptions.assumeTrue(false, message);
+    }
+    long seed = System.nanoTime() % 1_000_000;
+    List<Phase> phases = List.of(new Phase(store.label(), store, true, PHASE, 4, seed, false));
+    ByteArrayOutputStream report = new ByteArrayOutputStream();
+
+    boolean passed;
+    try (PrintStream print = new PrintStream(report, true, StandardCharsets.UTF_8)) {
+      passed = SafetyMain.run(phases, out, print);
+    }
+
+    String text = report.toString(StandardCharsets.UTF_8);
+    System.out.print(text); // kept in the test's output file, for the figures
+    assertThat(passed).as(text).isTrue();
+    assertThat(text).contains("ALL PHASES PASSED", "fenced transactions: {committed=");
+    if (restarts) {
+      assertThat(text).contains("db_restart=");
+    }
+  }
+}
