@@ -46,9 +46,11 @@ public final class SafetyMain {
   public static void main(String[] args) throws IOException, InterruptedException {
     List<Phase> phases;
     Path out;
+    Minimum minimum;
     try {
       Options options = Options.parse(args);
       phases = options.phases();
+      minimum = new Minimum(options.minFencedWrites, options.minFaults);
       out =
           options.out != null
               ? Files.createDirectories(options.out)
@@ -62,8 +64,7 @@ public final class SafetyMain {
       System.exit(64);
       return;
     }
-    Summary summary =
-        runAll(phases, out, System.out, new Minimum(options.minFencedWrites, options.minFaults));
+    Summary summary = runAll(phases, out, System.out, minimum);
     System.exit(!summary.passed() ? 1 : summary.skipped().isEmpty() ? 0 : 2);
   }
 
