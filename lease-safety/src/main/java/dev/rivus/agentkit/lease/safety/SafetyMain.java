@@ -50,7 +50,7 @@ public final class SafetyMain {
     try {
       Options options = Options.parse(args);
       phases = options.phases();
-      minimum = new Minimum(options.minFencedWrites, options.minFaults);
+      minimum = new Minimum(options.minFencedOperations, options.minFaults);
       out =
           options.out != null
               ? Files.createDirectories(options.out)
@@ -60,7 +60,7 @@ public final class SafetyMain {
       System.err.println(
           "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|all]"
               + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]"
-              + " [--min-fenced-writes N] [--min-faults N]");
+              + " [--min-fenced-operations N] [--min-faults N]");
       System.exit(64);
       return;
     }
@@ -109,10 +109,11 @@ public final class SafetyMain {
   /**
    * What a whole run must have done to count, across its phases (the negative control apart).
    *
-   * @param fencedWrites writes to the resource inside fenced sections, accepted or rejected
+   * @param fencedOperations writes to the resource inside fenced sections, accepted or rejected,
+   *     and fenced transactions committed
    * @param faults faults injected
    */
-  public record Minimum(int fencedWrites, int faults) {
+  public record Minimum(int fencedOperations, int faults) {
     /** No minimum beyond each phase's own. */
     public static final Minimum NONE = new Minimum(0, 0);
   }
@@ -154,11 +155,14 @@ public final class SafetyMain {
       }
     }
     totals.report().forEach(report::println);
-    if (totals.fencedWrites() < minimum.fencedWrites()
+    if (totals.fencedOperations() < minimum.fencedOperations()
         || totals.faultsInjected() < minimum.faults()) {
       report.printf(
-          "INSUFFICIENT IN TOTAL: %d fenced writes and %d faults, at least %d and %d wanted%n",
-          totals.fencedWrites(), totals.faultsInjected(), minimum.fencedWrites(), minimum.faults());
+          "INSUFFICIENT IN TOTAL: %d fenced operations and %d faults, at least %d and %d wanted%n",
+          totals.fencedOperations(),
+          totals.faultsInjected(),
+          minimum.fencedOperations(),
+          minimum.faults());
       passed = false;
     }
     if (!passed) {
@@ -180,7 +184,7 @@ public final class SafetyMain {
     int workers = 4;
     @Nullable Path out;
     boolean negativeControl = true;
-    int minFencedWrites;
+    int minFencedOperations;
     int minFaults;
 
     static Options parse(String[] args) {
@@ -216,8 +220,8 @@ public final class SafetyMain {
           case "--out":
             options.out = Path.of(value);
             break;
-          case "--min-fenced-writes":
-            options.minFencedWrites = positive(name, value);
+          case "--min-fenced-operations":
+            options.minFencedOperations = positive(name, value);
             break;
           case "--min-faults":
             options.minFaults = positive(name, value);

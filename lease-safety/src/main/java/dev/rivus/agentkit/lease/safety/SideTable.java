@@ -77,6 +77,7 @@ final class SideTable {
     figures.put("in the database", inDatabase.size());
     figures.put("in the database, outcome unknown to the worker", (int) unknown);
     findings.figure("fenced transactions", figures);
+    findings.tally("fenced transactions", figures);
   }
 
   /** Per transaction id, its last reported event ({@code tx_start} if nothing followed). */

@@ -61,17 +61,23 @@ final class Totals {
               control.getOrDefault(property, 0)));
     }
     tallies.forEach((name, counts) -> lines.add("  " + name + ": " + counts));
-    lines.add("  fenced writes (accepted or rejected): " + fencedWrites());
+    lines.add(
+        "  fenced operations (writes accepted or rejected, fenced transactions committed): "
+            + fencedOperations());
     lines.add("  faults injected: " + faultsInjected());
     lines.add("  phases: " + outcomes);
     return lines;
   }
 
-  /** The writes the workers made to the resource inside fenced sections, accepted or rejected. */
-  int fencedWrites() {
+  /**
+   * The fenced operations: the writes the workers made to the resource inside fenced sections,
+   * accepted or rejected, and the fenced transactions that committed on a database.
+   */
+  int fencedOperations() {
     Map<String, Integer> operations = tallies.getOrDefault("operations", Map.of());
     return operations.getOrDefault("write_accepted", 0)
-        + operations.getOrDefault("write_rejected", 0);
+        + operations.getOrDefault("write_rejected", 0)
+        + tallies.getOrDefault("fenced transactions", Map.of()).getOrDefault("committed", 0);
   }
 
   /** The faults the driver injected (a worker's own crash or hang is not one). */
