@@ -42,6 +42,11 @@ final class NoisyWorker implements AutoCloseable {
     this.driverLog = driverLog;
   }
 
+  /** The id of the worker's current life ({@code w6.2}), empty before the first start. */
+  String id() {
+    return id;
+  }
+
   void start() {
     life++;
     WorkerSettings settings =

@@ -311,8 +311,13 @@ final class StorageFaults implements AutoCloseable {
    */
   private void awaitWorkersOpen() throws InterruptedException {
     long until = System.nanoTime() + RESTART_PATIENCE.toNanos();
-    for (WorkerSlot slot : slots) {
-      Path workerLog = phaseDir.resolve("worker-" + slot.id() + ".jsonl");
+    List<String> ids = new ArrayList<>();
+    slots.forEach(slot -> ids.add(slot.id()));
+    if (noisy != null) {
+      ids.add(noisy.id()); // started last, at the phase's start: the first fault may come first
+    }
+    for (String id : ids) {
+      Path workerLog = phaseDir.resolve("worker-" + id + ".jsonl");
       while (System.nanoTime() < until && !started(workerLog)) {
         Thread.sleep(50); // polling the worker's log
       }
