@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety;
 
+import dev.rivus.agentkit.lease.testkit.TcpProxy;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;

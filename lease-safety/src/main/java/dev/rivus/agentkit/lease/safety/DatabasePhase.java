@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.safety;
 
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
+import dev.rivus.agentkit.lease.testkit.TcpProxy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;

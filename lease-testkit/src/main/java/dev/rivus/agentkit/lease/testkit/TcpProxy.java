@@ -2,7 +2,7 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.safety;
+package dev.rivus.agentkit.lease.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,19 +18,19 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP proxy on the loopback interface, for network faults (a copy of lease-jdbc's test class: one
- * per worker, between its pool and the database server): it forwards both directions between its
- * clients and one server until {@link #freeze() frozen}. Frozen, it forwards nothing and closes
- * nothing, as a cut cable or a dead router would: a client sees silence, never a reset; a client
- * that connects meanwhile is accepted and then hears nothing. {@link #thaw()} delivers what was
- * held and forwards again; {@link #abandonConnections()} instead heals the network for new
+ * A TCP proxy on the loopback interface, for network faults (lease-jdbc's fault tests; the safety
+ * harness, one per worker, between its pool and the database server): it forwards both directions
+ * between its clients and one server until {@link #freeze() frozen}. Frozen, it forwards nothing
+ * and closes nothing, as a cut cable or a dead router would: a client sees silence, never a reset;
+ * a client that connects meanwhile is accepted and then hears nothing. {@link #thaw()} delivers
+ * what was held and forwards again; {@link #abandonConnections()} instead heals the network for new
  * connections only, leaving the open ones silent for good, as when a partition outlasts the
  * server's or a middlebox's memory of them.
  *
  * <p>Thread-safe. Each connection has two daemon threads, named {@code tcp-proxy-PORT-…}; {@link
  * #close()} closes every socket and waits for them.
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
 
   private final InetSocketAddress target;
   private final ServerSocket listener;
@@ -47,23 +47,36 @@ final class TcpProxy implements AutoCloseable {
     this.acceptor = thread("accept", this::acceptLoop);
   }
 
-  /** Starts a proxy to {@code host:port} on a free port of the loopback interface. */
-  static TcpProxy to(String host, int port) throws IOException {
+  /**
+   * Starts a proxy to {@code host:port} on a free port of the loopback interface.
+   *
+   * @param host the server's host
+   * @param port the server's port
+   * @return the running proxy
+   * @throws IOException if no port can be bound
+   */
+  public static TcpProxy to(String host, int port) throws IOException {
     TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port));
     proxy.acceptor.start();
     return proxy;
   }
 
-  /** The port clients connect to. */
-  int port() {
+  /**
+   * The port clients connect to.
+   *
+   * @return the port
+   */
+  public int port() {
     return listener.getLocalPort();
   }
 
   /**
    * The proxy's own ports on its connections to the server: the client ports the server reports for
    * the sessions that come through this proxy.
+   *
+   * @return the ports, in order
    */
-  Set<Integer> serverSidePorts() {
+  public Set<Integer> serverSidePorts() {
     Set<Integer> ports = new TreeSet<>();
     for (Link link : links) {
       ports.add(link.upstream.getLocalPort());
@@ -72,12 +85,12 @@ final class TcpProxy implements AutoCloseable {
   }
 
   /** Stops forwarding, in both directions and on every connection, without closing any. */
-  synchronized void freeze() {
+  public synchronized void freeze() {
     frozen = true;
   }
 
   /** Forwards again: first what was held, then everything; connects the clients that waited. */
-  void thaw() {
+  public void thaw() {
     List<Socket> accepted;
     synchronized (this) {
       frozen = false;
@@ -93,7 +106,7 @@ final class TcpProxy implements AutoCloseable {
    * closes) and forwards new ones: a network healed, but the connections that crossed the cut are
    * dead and nobody tells their ends.
    */
-  void abandonConnections() {
+  public void abandonConnections() {
     synchronized (this) {
       for (Link link : links) {
         link.abandoned = true;
