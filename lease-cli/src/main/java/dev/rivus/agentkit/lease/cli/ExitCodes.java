@@ -61,7 +61,7 @@ final class ExitCodes {
   static final String HELD_LINE =
       " 75:The lease is held by another live holder; command not run (run: or -E CODE).";
   static final String LOST_LINE =
-      " 76:The lease was lost while the command ran; it was terminated.";
+      " 76:The lease was lost before or while the command ran; it was terminated.";
   static final String EXEC_LINE = "126:The command could not be executed; 127: not found.";
 
   private ExitCodes() {}

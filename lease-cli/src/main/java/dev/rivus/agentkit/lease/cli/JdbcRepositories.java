@@ -26,10 +26,11 @@ import java.time.Duration;
 final class JdbcRepositories {
 
   /**
-   * The pool's size: {@code lease run} renews on one connection while its main thread may use
-   * another; the other commands use one. The tool takes no key locks, which hold one each.
+   * The pool's size: {@code lease run} renews on one connection while its command runs under the
+   * key lock, which holds another, and its main thread may use a third (the re-read before the
+   * command, the release); the other commands use one.
    */
-  static final int POOL_SIZE = 2;
+  static final int POOL_SIZE = 3;
 
   /** HikariCP's shortest wait for a connection; it raises anything shorter to 30 s. */
   private static final Duration SHORTEST_CONNECTION_WAIT = Duration.ofMillis(250);

@@ -45,6 +45,10 @@ import picocli.CommandLine.Spec;
           + " COMMAND runs in a process group of its own (setsid) behind a reaper (setpriv"
           + " --pdeathsig): the whole group gets those signals, is stopped when COMMAND exits, and is"
           + " killed at once if lease is killed, even with kill -9.",
+      "COMMAND runs as fenced work, under the store's key lock: after a takeover it starts only"
+          + " once the previous holder's command (or a program's fenced work) has ended, even if"
+          + " that holder is stopped (SIGSTOP), waiting up to --wait, at least 5s; else it is not"
+          + " run, as when the lease is held.",
       "If lease gets SIGTERM, SIGINT or SIGHUP it passes SIGTERM to COMMAND, waits up to --grace,"
           + " releases the lease and exits with 128 + the signal number.",
     },
@@ -70,7 +74,10 @@ import picocli.CommandLine.Spec;
     })
 final class RunCommand implements Callable<Integer> {
 
-  /** How long a new holder waits at least for the previous holder's command tree to end. */
+  /**
+   * How long a new holder waits at least for the previous holder's command tree, then for its
+   * fenced work, to end.
+   */
   static final Duration PREVIOUS_TREE_WAIT = Duration.ofSeconds(5);
 
   @ParentCommand LeaseCommand parent;
@@ -149,8 +156,10 @@ final class RunCommand implements Callable<Integer> {
                 .acquire(key, wait)) {
       awaitPreviousTreeGone(lease, context);
       guard.warning().ifPresent(warning -> parent.warn(spec, warning));
-      return new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr())
-          .run(lease, command);
+      CommandSupervisor supervisor =
+          new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr());
+      return new FencedCommand(spec.commandLine().getErr(), quiet)
+          .run(lease, patience(), () -> supervisor.run(lease, command));
     } catch (WaitingAcquirer.Held held) {
       if (quiet) {
         return conflictExitCode;
@@ -168,7 +177,7 @@ final class RunCommand implements Callable<Integer> {
    */
   private void awaitPreviousTreeGone(Lease lease, CliContext context) throws InterruptedException {
     Ticker ticker = context.ticker();
-    Duration patience = wait.compareTo(PREVIOUS_TREE_WAIT) > 0 ? wait : PREVIOUS_TREE_WAIT;
+    Duration patience = patience();
     long deadline = ticker.nanoTime() + patience.toNanos();
     List<Long> left = PreviousTree.of(key, lease.generation());
     while (!left.isEmpty()) {
@@ -188,5 +197,14 @@ final class RunCommand implements Callable<Integer> {
       ticker.sleep(Duration.ofMillis(50));
       left = PreviousTree.of(key, lease.generation());
     }
+  }
+
+  /**
+   * How long a new holder waits for what its predecessor left: its command's processes (see {@link
+   * #awaitPreviousTreeGone}), then its fenced work, which holds the key lock (see {@link
+   * FencedCommand}): {@code --wait}, at least {@link #PREVIOUS_TREE_WAIT}, for each.
+   */
+  private Duration patience() {
+    return wait.compareTo(PREVIOUS_TREE_WAIT) > 0 ? wait : PREVIOUS_TREE_WAIT;
   }
 }

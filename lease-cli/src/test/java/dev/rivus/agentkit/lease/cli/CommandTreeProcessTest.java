@@ -98,9 +98,15 @@ class CommandTreeProcessTest {
     }
   }
 
+  /**
+   * A stopped holder's tree runs on until the holder resumes, but its successor's command does not
+   * start beside it: the stopped {@code lease} holds the key lock, so the successor, which took the
+   * lease over after the TTL, waits for it; on resume the holder stops its whole tree and lets go.
+   */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"pipeline", "background", "script"})
-  void aLossStopsTheWholeTreeEvenWhatIgnoresSigterm(String shape) throws Exception {
+  void aLossStopsTheWholeTreeEvenWhatIgnoresSigtermBeforeTheSuccessorsCommandStarts(String shape)
+      throws Exception {
     // Every process of the tree ignores SIGTERM: only the SIGKILL after the grace stops it.
     String command = "trap '' TERM; " + shape(shape);
     try (LeaseTool stopped =
@@ -122,17 +128,21 @@ class CommandTreeProcessTest {
       stopped.signal("STOP");
       List<String> next =
           new ArrayList<>(
-              List.of(run("tree", "--ttl", "2s", "--heartbeat", "500ms", "--wait", "30s", "--")));
-      next.addAll(List.of("echo", "taken"));
-      LeaseTool successor = LeaseTool.run(next.toArray(String[]::new));
-      assertThat(successor.awaitExit()).as("%s", successor).isZero();
+              List.of(run("tree", "--ttl", "2s", "--heartbeat", "500ms", "--wait", "60s", "--")));
+      next.addAll(List.of(checkTree()));
+      try (LeaseTool successor = LeaseTool.start(next.toArray(String[]::new))) {
+        successor.closeStdin();
+        successor.awaitStderr("(waiting up to 1m for the key lock)");
+        assertThat(tree()).as("the stopped holder's tree").hasSize(sleeps);
+        assertThat(successor.stdout()).as("the successor's command has not started").isEmpty();
 
-      stopped.signal("CONT");
+        stopped.signal("CONT");
 
-      assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
-      await("the stopped holder's tree to end")
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> tree().isEmpty());
+        assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
+        assertThat(successor.awaitExit()).as("%s", successor).isZero();
+        assertThat(successor.stdout()).as("%s", successor).isEqualTo("tree=gone");
+        assertThat(tree()).isEmpty();
+      }
     }
   }
 

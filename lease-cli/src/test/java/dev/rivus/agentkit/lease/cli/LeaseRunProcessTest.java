@@ -9,6 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -190,10 +192,13 @@ class LeaseRunProcessTest {
     assertThat(next.awaitStdout("token=(\\d+)")).isEqualTo(Long.toString(token + 1));
   }
 
+  /**
+   * A stopped holder is taken over after the TTL, but the successor runs its command only once the
+   * stopped holder has resumed and stopped its own: the stopped {@code lease} keeps the key lock.
+   */
   @Test
-  void aStoppedHolderIsTakenOverAfterTheTtlAndOnResumeItsCommandIsTerminatedAndItExitsLost() {
-    String ttl = "3s";
-    String[] timing = {"--ttl", ttl, "--heartbeat", "500ms"};
+  void aStoppedHolderIsTakenOverAfterTheTtlAndTheSuccessorsCommandStartsOnlyOnceItsHasEnded() {
+    String[] timing = {"--ttl", "3s", "--heartbeat", "500ms"};
     try (LeaseTool stopped =
         LeaseTool.start(
             run(
@@ -214,7 +219,7 @@ class LeaseRunProcessTest {
       stopped.signal("STOP");
 
       long start = System.nanoTime();
-      LeaseTool successor =
+      try (LeaseTool successor =
           LeaseTool.start(
               run(
                   "ingest",
@@ -227,23 +232,68 @@ class LeaseRunProcessTest {
                   "--",
                   "sh",
                   "-c",
-                  "echo token=$LEASE_TOKEN"));
-      successor.closeStdin();
-      assertThat(successor.awaitStderr("(is held by .*)"))
-          .contains(
-              "pid " + stopped.pid(), "generation " + token + ",", "alive", "waiting up to 1m");
-      assertThat(successor.awaitExit()).as("%s", successor).isZero();
-      Duration waited = Duration.ofNanos(System.nanoTime() - start);
-      assertThat(successor.awaitStdout("token=(\\d+)")).isEqualTo(Long.toString(token + 1));
-      assertThat(waited).as("taken over only after the TTL").isGreaterThan(Duration.ofSeconds(3));
-      assertThat(LeaseTool.isRunning(child)).as("the stopped holder's command still runs").isTrue();
+                  "echo token=$LEASE_TOKEN; if kill -0 "
+                      + child
+                      + " 2>/dev/null; then echo beside; else echo alone; fi"))) {
+        successor.closeStdin();
+        assertThat(successor.awaitStderr("(is held by .*)"))
+            .contains(
+                "pid " + stopped.pid(), "generation " + token + ",", "alive", "waiting up to 1m");
+        successor.awaitStderr("(waiting up to 1m for the key lock)");
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(waited).as("taken over only after the TTL").isGreaterThan(Duration.ofSeconds(3));
+        assertThat(LeaseTool.isRunning(child))
+            .as("the stopped holder's command still runs")
+            .isTrue();
+        assertThat(successor.stdout()).as("the successor's command has not started").isEmpty();
 
-      stopped.signal("CONT");
+        stopped.signal("CONT");
 
-      assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
-      assertThat(stopped.stdout()).contains("child got TERM");
-      assertThat(stopped.stderr()).contains("'ingest' generation " + token + " was lost");
-      LeaseTool.awaitGone(child, Duration.ofSeconds(10));
+        assertThat(stopped.awaitExit()).as("%s", stopped).isEqualTo(ExitCodes.LOST);
+        assertThat(stopped.stdout()).contains("child got TERM");
+        assertThat(stopped.stderr()).contains("'ingest' generation " + token + " was lost");
+        assertThat(successor.awaitExit()).as("%s", successor).isZero();
+        assertThat(successor.stdout()).isEqualTo("token=" + (token + 1) + "\nalone");
+      }
+    }
+  }
+
+  /**
+   * The key lock is the one a program's fenced work takes ({@code Lease.runFenced}): while it is
+   * held, {@code lease run} does not start its command; it waits up to {@code --wait}, at least 5
+   * s, then gives up without running it.
+   */
+  @Test
+  void theCommandRunsUnderTheKeyLockThatFencedWorkTakes() throws Exception {
+    Path database = leases.resolve("state/leases.db");
+    try (LeaseTool create = LeaseTool.run(run("batch", "--", "true"))) {
+      assertThat(create.awaitExit()).as("%s", create).isZero();
+    }
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database)) {
+      LeaseRepository.KeyLock keyLock = repository.lockKey("batch");
+      try (LeaseTool refused = LeaseTool.run(run("batch", "--", "echo", "ran"))) {
+        assertThat(refused.awaitExit()).as("%s", refused).isEqualTo(ExitCodes.HELD);
+        assertThat(refused.stdout()).as("the command did not run").isEmpty();
+        assertThat(refused.stderr())
+            .contains(
+                "lease run: waiting up to 5s for the key lock",
+                "still holds the key lock after 5s",
+                "not running the command");
+      }
+
+      try (LeaseTool waiting =
+          LeaseTool.start(run("batch", "--wait", "60s", "--", "echo", "ran"))) {
+        waiting.closeStdin();
+        waiting.awaitStderr("(waiting up to 1m for the key lock)");
+        assertThat(waiting.stdout()).as("the command has not started").isEmpty();
+
+        keyLock.close();
+
+        assertThat(waiting.awaitExit()).as("%s", waiting).isZero();
+        assertThat(waiting.stdout()).isEqualTo("ran");
+      } finally {
+        keyLock.close();
+      }
     }
   }
 }

@@ -14,15 +14,11 @@ import java.util.Set;
  * P3, one holder at a time: in the resource's order, a worker entered a key's fenced section while
  * another worker's section on that key was open. A section is open from its ENTER until its EXIT,
  * or until the driver's DEAD for a killed worker (sent while the worker was stopped, before the
- * kill, so that no successor could have entered before it).
+ * kill, so that no successor could have entered before it). A holder stopped by SIGSTOP keeps its
+ * key lock, so a successor, a library worker or a {@code lease run} (whose command runs under the
+ * key lock too), enters only after it woke and said EXIT.
  *
- * <p>Reported apart: a {@code lease run} worker that entered while a library holder stopped by
- * SIGSTOP was inside. {@code lease run} takes no key lock for its command, so the key lock that
- * keeps a library successor out of a stopped holder's fenced work does not keep a {@code lease run}
- * successor out (found by this harness; see docs/safety.md); only the token at the resource
- * protects it.
- *
- * <p>Also apart: a successor that entered while a holder whose key lock was lost (a database
+ * <p>Reported apart: a successor that entered while a holder whose key lock was lost (a database
  * session ended or a server restarted under it: {@code KEY_LOCK_LOST}) had not yet said EXIT. The
  * databases' fence is a lock of the holder's session, which can be lost; the library then ends the
  * work as a loss, but cannot stop a request already on its way, and only the token at the resource
@@ -34,10 +30,6 @@ final class Exclusion {
 
   static void check(Logs logs, Findings findings) {
     Map<String, Map<String, Long>> open = new HashMap<>();
-    Map<String, Long> stopped = new HashMap<>();
-    for (JsonNode stop : logs.faults("stop")) {
-      stopped.merge(stop.path("w").asText(), stop.path("t").asLong(), Math::min);
-    }
     Set<String> keyLockLost = new HashSet<>();
     for (JsonNode lost : logs.workerEvents("fenced_lost")) {
       if (lost.path("reason").asText().equals("KEY_LOCK_LOST")) {
@@ -60,9 +52,7 @@ final class Exclusion {
                 if (!other.equals(worker) && !LeaseRunOverlap.isLeaseRun(other)) {
                   findings.report(
                       "P3",
-                      (LeaseRunOverlap.isLeaseRun(worker)
-                              && stopped.getOrDefault(other, Long.MAX_VALUE) < e.path("t").asLong())
-                          || keyLockLost.contains(other + "/" + token),
+                      keyLockLost.contains(other + "/" + token),
                       "seq "
                           + e.path("seq").asLong()
                           + ": "

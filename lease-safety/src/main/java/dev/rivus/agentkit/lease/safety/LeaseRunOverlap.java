@@ -16,10 +16,9 @@ import java.util.Set;
  * the next other worker on that key (its successor: the first to enter after the lease run's own
  * ENTER, by the resource's order rather than by token, since a store lost on purpose may restart
  * tokens lower); and after a {@code kill -9} of the {@code lease} process no process of its tree is
- * left ({@code survivor} in the worker's log, from the driver's search of {@code /proc}). Where the
- * {@code lease} process itself was stopped (SIGSTOP), a tree that talks on is reported apart: a
- * stopped {@code lease} cannot stop its command, as docs/cli.md says, and only the token checked by
- * the resource protects it then.
+ * left ({@code survivor} in the worker's log, from the driver's search of {@code /proc}). A {@code
+ * lease} process stopped by SIGSTOP cannot stop its command, but it keeps the key lock under which
+ * the command runs, so no successor enters while the command talks on: that is judged too.
  */
 final class LeaseRunOverlap {
 
@@ -31,10 +30,6 @@ final class LeaseRunOverlap {
   }
 
   static void check(Logs logs, Findings findings) {
-    Set<String> stopped = new HashSet<>();
-    for (JsonNode fault : logs.faults("run_stop")) {
-      stopped.add(fault.path("w").asText());
-    }
     // Per key and lease run worker: the ENTER of the first other worker on that key after the lease
     // run's own first ENTER (its successor, judged by order, not by tokens: a store lost on purpose
     // may start tokens lower).
@@ -56,9 +51,8 @@ final class LeaseRunOverlap {
       }
       JsonNode next = successor.get(worker + "/" + key);
       if (isLeaseRun(worker) && next != null) {
-        findings.report(
+        findings.violation(
             "P7",
-            stopped.contains(worker),
             "seq "
                 + e.path("seq").asLong()
                 + ": "

@@ -31,9 +31,8 @@ public final class Verdict {
   private static final Map<String, String> APART =
       Map.of(
           "P1", "store lost on purpose",
-          "P3", "lease run beside a stopped holder: it takes no key lock",
-          "P6", "clock jumped",
-          "P7", "lease process stopped");
+          "P3", "the holder's key lock lost: a database session ended",
+          "P6", "clock jumped");
 
   private final Findings findings;
   private final String shortfall;

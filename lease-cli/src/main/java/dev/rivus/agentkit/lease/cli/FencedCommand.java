@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.cli;
+
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseLost;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the command as fenced work ({@link Lease#runFencedUninterruptibly}): under the repository's
+ * key lock, after re-reading the record. A predecessor whose fenced work still runs keeps the key
+ * lock, even while it is stopped (SIGSTOP, a frozen VM) and its lease was taken over: a library
+ * holder inside {@code runFenced}, or another {@code lease run} whose command runs. So the command
+ * starts only once that work has ended, never beside it, on one machine as on a database.
+ *
+ * <p>The wait for the key lock is bounded: past the patience given, the command is not run and
+ * {@link WaitingAcquirer.Held} says why. The key lock is released only once the command and what is
+ * left of its group have ended. Not thread-safe: one call per {@code lease run}.
+ */
+final class FencedCommand {
+
+  /** How long the key lock may keep the command waiting before {@code lease} says so. */
+  static final Duration REPORT_AFTER = Duration.ofSeconds(1);
+
+  private final PrintWriter err;
+  private final boolean quiet;
+
+  FencedCommand(PrintWriter err, boolean quiet) {
+    this.err = err;
+    this.quiet = quiet;
+  }
+
+  /** The command, run once the key lock is held; returns its exit code. */
+  @FunctionalInterface
+  interface Command {
+    int run() throws InterruptedException;
+  }
+
+  /**
+   * Runs {@code command} under the key lock of {@code lease}.
+   *
+   * @param lease the held lease
+   * @param patience how long to wait for the key lock (real time)
+   * @param command the command
+   * @return the command's exit code, or {@link ExitCodes#LOST} if the lease was lost before it
+   *     started; a loss while it ran is the command's to report (it returns the lost code then)
+   * @throws WaitingAcquirer.Held if the key lock was not free within {@code patience}
+   * @throws InterruptedException if interrupted from elsewhere
+   */
+  int run(Lease lease, Duration patience, Command command) throws InterruptedException {
+    Watch watch = new Watch(Thread.currentThread(), patience);
+    Thread watcher = new Thread(watch, "lease-key-lock-wait");
+    watcher.setDaemon(true);
+    watcher.start();
+    try {
+      return lease.runFencedUninterruptibly(
+          token -> {
+            if (!watch.begin()) {
+              throw new GaveUp();
+            }
+            return command.run();
+          });
+    } catch (GaveUp | InterruptedException e) {
+      if (!watch.gaveUp()) {
+        throw e;
+      }
+      Thread.interrupted(); // the watcher's interrupt, which ended the wait
+      throw new WaitingAcquirer.Held(
+          "lease '"
+              + lease.key()
+              + "' is held (generation "
+              + lease.generation()
+              + "), but the fenced work of its previous holder still holds the key lock after "
+              + DurationConverter.format(patience)
+              + " (a process stopped inside it keeps it); not running the command");
+    } catch (LeaseLost lost) {
+      if (watch.started()) {
+        return ExitCodes.LOST; // the command ran and was stopped; the supervisor said so
+      }
+      err.println(
+          "lease run: lease '"
+              + lease.key()
+              + "' generation "
+              + lease.generation()
+              + " was lost ("
+              + lost.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + ") before the command started");
+      err.flush();
+      return ExitCodes.LOST;
+    } finally {
+      if (watch.end()) {
+        Thread.interrupted(); // given up as the call ended another way: the interrupt was ours
+      }
+      watcher.interrupt();
+    }
+  }
+
+  /** Thrown by the fenced work when the watcher gave up first: the command must not run. */
+  private static final class GaveUp extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    GaveUp() {
+      super("gave up waiting for the key lock", null, false, false);
+    }
+  }
+
+  /**
+   * Watches the wait for the key lock: says once that it waits, and past the patience interrupts
+   * the waiting thread. The decision to give up and the start of the command are taken under one
+   * lock, so exactly one of them happens.
+   */
+  private final class Watch implements Runnable {
+
+    private final Thread waiting;
+    private final Duration patience;
+    private final CountDownLatch settled = new CountDownLatch(1);
+    private boolean started; // guarded by this
+    private boolean gaveUp; // guarded by this
+
+    Watch(Thread waiting, Duration patience) {
+      this.waiting = waiting;
+      this.patience = patience;
+    }
+
+    synchronized boolean begin() {
+      if (gaveUp) {
+        return false;
+      }
+      started = true;
+      settled.countDown();
+      return true;
+    }
+
+    synchronized boolean started() {
+      return started;
+    }
+
+    synchronized boolean gaveUp() {
+      return gaveUp;
+    }
+
+    /** Marks the call as ended; returns whether the watcher gave up (and interrupted) first. */
+    synchronized boolean end() {
+      settled.countDown();
+      return gaveUp;
+    }
+
+    @Override
+    public void run() {
+      try {
+        long reportAfter = Math.min(REPORT_AFTER.toNanos(), patience.toNanos());
+        if (settled.await(reportAfter, TimeUnit.NANOSECONDS)) {
+          return;
+        }
+        if (!quiet) {
+          err.println(
+              "lease run: waiting up to "
+                  + DurationConverter.format(patience)
+                  + " for the key lock: the fenced work of the previous holder still runs");
+          err.flush();
+        }
+        if (settled.await(patience.toNanos() - reportAfter, TimeUnit.NANOSECONDS)) {
+          return;
+        }
+        synchronized (this) {
+          if (settled.getCount() == 0) { // started, or the call ended
+            return;
+          }
+          gaveUp = true;
+          waiting.interrupt();
+        }
+      } catch (InterruptedException e) {
+        // the call ended: nothing left to watch
+      }
+    }
+  }
+}
