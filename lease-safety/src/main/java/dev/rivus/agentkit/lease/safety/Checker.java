@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.safety;
 
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * Judges one phase's logs: properties P1–P7 with their violation counts, figures, and whether the
@@ -63,6 +64,17 @@ public final class Checker {
     int faults = Figures.injectedFaults(logs);
     if (faults < thresholds.faults()) {
       shortfall += " faults " + faults + " < " + thresholds.faults();
+    }
+    for (Set<String> family : thresholds.faultKinds()) {
+      if (family.stream().allMatch(kind -> logs.faults(kind).isEmpty())) {
+        shortfall += " no fault of " + String.join("|", family);
+      }
+    }
+    long leaseRuns =
+        logs.acquisitions.stream().filter(a -> LeaseRunOverlap.isLeaseRun(a.worker())).count();
+    if (leaseRuns < thresholds.leaseRunAcquisitions()) {
+      shortfall +=
+          " lease run acquisitions " + leaseRuns + " < " + thresholds.leaseRunAcquisitions();
     }
     return new Verdict(findings, shortfall.trim(), expectViolations);
   }

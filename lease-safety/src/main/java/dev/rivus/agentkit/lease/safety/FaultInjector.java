@@ -161,17 +161,26 @@ final class FaultInjector {
         round.add(Kind.STORAGE); // twice a round: the store has more kinds of fault than a worker
       }
       Collections.shuffle(round, random);
-      if (!startedRounds && storage != null && runs != null) {
-        // The first round opens with a storage fault and a fault of a lease run process, so that
-        // even a short phase has both.
-        Kind run = List.of(Kind.RUN_KILL, Kind.RUN_STOP, Kind.RUN_STDERR).get(random.nextInt(3));
-        round.remove(run);
-        round.remove(Kind.STORAGE);
-        round.addAll(0, List.of(Kind.STORAGE, run));
-        if (noisy != null) {
-          round.remove(Kind.STDERR);
-          round.add(2, Kind.STDERR);
+      if (!startedRounds) {
+        // The first round opens with one fault of each family the phase is there for (what
+        // Phase.thresholds requires), so that even a short phase has them all.
+        List<Kind> opening = new ArrayList<>();
+        if (storage != null) {
+          opening.add(Kind.STORAGE);
         }
+        if (runs != null) {
+          opening.add(
+              List.of(Kind.RUN_KILL, Kind.RUN_STOP, Kind.RUN_STDERR).get(random.nextInt(3)));
+        }
+        if (noisy != null) {
+          opening.add(Kind.STDERR);
+        }
+        opening.addAll(List.of(Kind.KILL, Kind.STOP));
+        if (database != null) {
+          opening.addAll(List.of(Kind.DB_KILL, Kind.DB_CUT));
+        }
+        opening.forEach(round::remove);
+        round.addAll(0, opening);
       }
       startedRounds = true;
       if (stopFirst) {

@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.safety;
 
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * One phase of a harness run: a repository attacked for a while by a number of workers.
@@ -27,11 +28,34 @@ public record Phase(
     boolean negativeControl) {
 
   /**
-   * Returns the least activity the phase must show.
+   * Returns the least activity the phase must show: counts scaled with its duration, and, for an
+   * attacked phase, at least one fault of each family it is there for (a kill and a stop; on files
+   * and SQLite a storage fault, a fault of a {@code lease run} process, a blocked stderr and a
+   * {@code lease run} that acquired; on a database its sessions ended and its network cut, and on a
+   * private server a restart).
    *
-   * @return thresholds scaled with its duration
+   * @return the thresholds
    */
   public Thresholds thresholds() {
-    return Thresholds.forSeconds((int) duration.toSeconds());
+    Thresholds counts = Thresholds.forSeconds((int) duration.toSeconds());
+    if (negativeControl) {
+      return counts;
+    }
+    Thresholds attacked = counts.requiring(Set.of("kill")).requiring(Set.of("stop"));
+    if (store == StoreKind.FILE || store == StoreKind.SQLITE) {
+      attacked =
+          attacked
+              .requiring(StorageFaults.KINDS)
+              .requiring(LeaseRunSlot.KINDS)
+              .requiring(Set.of("stderr_block"))
+              .requiringLeaseRuns(1);
+    }
+    if (Database.of(store) != null) {
+      attacked = attacked.requiring(Set.of("db_kill")).requiring(Set.of("db_cut"));
+    }
+    if (store == StoreKind.POSTGRES_RESTART) {
+      attacked = attacked.requiring(Set.of("db_restart"));
+    }
+    return attacked;
   }
 }

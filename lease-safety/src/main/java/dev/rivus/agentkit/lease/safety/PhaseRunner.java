@@ -29,7 +29,7 @@ final class PhaseRunner {
   static final Duration SHORT_TTL = Duration.ofSeconds(2);
 
   static final Duration LONG_TTL = Duration.ofSeconds(3);
-  static final List<String> KEYS = List.of("k1", "k2", "k3");
+  static final List<String> KEYS = List.of("k1", "k2", "k3", "k4");
   static final Duration CALL_DEADLINE = Duration.ofSeconds(20);
   private static final Duration START_WAIT = Duration.ofSeconds(90);
 

@@ -7,6 +7,7 @@ package dev.rivus.agentkit.lease.safety;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class CheckerTest {
@@ -279,6 +280,24 @@ class CheckerTest {
 
     assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.INSUFFICIENT);
     assertThat(verdict.report().get(verdict.report().size() - 1)).contains("acquisitions 2 < 3");
+  }
+
+  @Test
+  void aPhaseWithoutAFaultOfAFamilyItNeedsOrWithoutALeaseRunIsInsufficient() {
+    Thresholds needs =
+        new Thresholds(0, 0, 0)
+            .requiring(Set.of("kill"))
+            .requiring(Set.of("run_kill", "run_stop"))
+            .requiringLeaseRuns(1);
+    History history = clean();
+    history.fault(50, "run_stop", "r5.1").finish();
+
+    Verdict verdict = Checker.check(history.logs(), needs, false);
+
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.INSUFFICIENT);
+    assertThat(verdict.report().get(verdict.report().size() - 1))
+        .contains("no fault of kill", "lease run acquisitions 0 < 1")
+        .doesNotContain("run_kill|run_stop");
   }
 
   @Test
