@@ -5,6 +5,8 @@
 package dev.rivus.agentkit.lease.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * P5, typed failures and no hangs: a raw exception out of the library, an interrupt left behind, a
@@ -15,6 +17,13 @@ final class Failures {
   private Failures() {}
 
   static void check(Logs logs, Findings findings) {
+    Map<String, Integer> counts = new TreeMap<>();
+    counts.put("raw exceptions", logs.workerEvents("raw").size());
+    counts.put("hangs", logs.workerEvents("hang").size());
+    counts.put("crashes", logs.faults("crash").size());
+    counts.put("workers that would not stop", logs.faults("exit_hang").size());
+    findings.tally("failures", counts);
+    findings.figure("failures", counts);
     for (JsonNode raw : logs.workerEvents("raw")) {
       findings.violation(
           "P5",

@@ -44,5 +44,6 @@ final class Fencing {
       highestAccepted.put(key, Math.max(highest, token));
     }
     findings.figure("stale writes rejected", rejected);
+    findings.tally("stale writes", Map.of("rejected", (int) rejected));
   }
 }

@@ -35,6 +35,7 @@ final class Findings {
   private final Map<String, List<String>> apart = new LinkedHashMap<>();
   private final Map<String, String> figures = new LinkedHashMap<>();
   private final Map<String, Map<String, Integer>> tallies = new LinkedHashMap<>();
+  private final Map<String, Latencies> latencies = new LinkedHashMap<>();
 
   Findings() {
     for (String property : ORDER) {
@@ -63,6 +64,16 @@ final class Findings {
 
   Map<String, Map<String, Integer>> tallies() {
     return tallies;
+  }
+
+  /** A figure of latencies, kept whole so that the totals can merge the phases' samples. */
+  void latencies(String name, Latencies measured) {
+    latencies.put(name, measured);
+    figure(name, measured.summary());
+  }
+
+  Map<String, Latencies> latencies() {
+    return latencies;
   }
 
   void apart(String property, String detail) {

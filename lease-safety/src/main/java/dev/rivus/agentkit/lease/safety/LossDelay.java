@@ -34,6 +34,6 @@ final class LossDelay {
         delays.add(Math.max(0, e.path("t").asLong() - lost));
       }
     }
-    findings.figure("loss to fenced work interrupted", Takeovers.summary(delays, 0));
+    findings.latencies("loss to fenced work interrupted", new Latencies(delays, 0));
   }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -51,7 +50,7 @@ final class Takeovers {
           }
         }
       }
-      findings.figure("takeover after " + kind[1], summary(latencies, notTaken));
+      findings.latencies("takeover after " + kind[1], new Latencies(latencies, notTaken));
     }
   }
 
@@ -79,26 +78,5 @@ final class Takeovers {
       }
     }
     return ends;
-  }
-
-  static String summary(List<Long> nanos, int notTaken) {
-    if (nanos.isEmpty()) {
-      return "n=0" + (notTaken > 0 ? " (not taken over: " + notTaken + ")" : "");
-    }
-    List<Long> sorted = new ArrayList<>(nanos);
-    sorted.sort(null);
-    return String.format(
-        Locale.ROOT,
-        "n=%d p50=%d ms p95=%d ms max=%d ms%s",
-        sorted.size(),
-        percentile(sorted, 50) / 1_000_000,
-        percentile(sorted, 95) / 1_000_000,
-        sorted.get(sorted.size() - 1) / 1_000_000,
-        notTaken > 0 ? " (not taken over: " + notTaken + ")" : "");
-  }
-
-  private static long percentile(List<Long> sorted, int p) {
-    int rank = (int) Math.ceil(p / 100.0 * sorted.size());
-    return sorted.get(Math.max(0, rank - 1));
   }
 }

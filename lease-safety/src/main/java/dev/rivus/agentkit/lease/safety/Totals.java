@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.safety;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,8 +13,9 @@ import java.util.TreeMap;
 
 /**
  * The figures of a run in total, across its phases: violations and cases apart per property (the
- * negative control's counted apart, since it must have some), operations and faults by kind, and
- * the phases' outcomes.
+ * negative control's counted apart, since it must have some), operations, faults and failures by
+ * kind, stale writes rejected, latencies over every phase's samples, the phases' outcomes and
+ * seeds.
  *
  * <p>Not thread-safe: one run at a time.
  */
@@ -24,9 +26,12 @@ final class Totals {
   private final Map<String, Integer> control = new TreeMap<>();
   private final Map<String, Map<String, Integer>> tallies = new TreeMap<>();
   private final Map<String, Integer> outcomes = new TreeMap<>();
+  private final Map<String, Latencies> latencies = new LinkedHashMap<>();
+  private final List<String> seeds = new ArrayList<>();
 
   void add(Phase phase, Verdict verdict) {
     outcomes.merge(verdict.outcome().name(), 1, Integer::sum);
+    seeds.add(phase.label() + "=" + phase.seed());
     for (String property : Findings.ORDER) {
       Map<String, Integer> into = phase.negativeControl() ? control : violations;
       into.merge(property, verdict.violations(property), Integer::sum);
@@ -44,6 +49,9 @@ final class Totals {
                         tallies
                             .computeIfAbsent(name, k -> new TreeMap<>())
                             .merge(kind, n, Integer::sum)));
+    verdict
+        .latencies()
+        .forEach((name, measured) -> latencies.merge(name, measured, Latencies::plus));
   }
 
   List<String> report() {
@@ -61,11 +69,13 @@ final class Totals {
               control.getOrDefault(property, 0)));
     }
     tallies.forEach((name, counts) -> lines.add("  " + name + ": " + counts));
+    latencies.forEach((name, measured) -> lines.add("  " + name + ": " + measured.summary()));
     lines.add(
         "  fenced operations (writes accepted or rejected, fenced transactions committed): "
             + fencedOperations());
     lines.add("  faults injected: " + faultsInjected());
     lines.add("  phases: " + outcomes);
+    lines.add("  seeds: " + String.join(", ", seeds));
     return lines;
   }
 

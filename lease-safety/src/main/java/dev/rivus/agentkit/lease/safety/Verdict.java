@@ -116,6 +116,15 @@ public final class Verdict {
   }
 
   /**
+   * Returns the latency figures by name (takeovers, loss to interrupt), for totals across phases.
+   *
+   * @return the latencies, by figure
+   */
+  Map<String, Latencies> latencies() {
+    return Map.copyOf(findings.latencies());
+  }
+
+  /**
    * Returns counts by name ({@code operations}, {@code faults}), for totals across phases.
    *
    * @return the counts, by figure and then by kind
