@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * script that starts a child. Each process of the tree runs a {@code sleep} with a marker of its
  * own test, found again by the marker in its command line.
  */
+@Tag("cross-process")
 class CommandTreeProcessTest {
 
   /** Each shape starts its sleeps with MARK, a number unique to the test. */

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code lease run} as a real process: one runner per key, takeover of dead and stopped holders.
  */
+@Tag("cross-process")
 class LeaseRunProcessTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();

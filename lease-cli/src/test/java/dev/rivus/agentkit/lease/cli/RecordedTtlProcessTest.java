@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * process with a shorter {@code --ttl} waits for the holder's longer one; shown by {@code status}
  * and {@code list}; and never below the 1 s floor.
  */
+@Tag("cross-process")
 class RecordedTtlProcessTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -24,6 +24,9 @@ public final class Skew {
   private final AtomicLong wallOffsetMillis = new AtomicLong();
   private final AtomicLong monotonicOffsetNanos = new AtomicLong();
 
+  /** Clocks that follow the system's, with no offset yet. */
+  public Skew() {}
+
   /**
    * Shifts the wall clock.
    *
