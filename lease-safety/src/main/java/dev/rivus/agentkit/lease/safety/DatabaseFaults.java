@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety;
 
+import dev.rivus.agentkit.lease.testkit.PrivateServer;
 import dev.rivus.agentkit.lease.testkit.TcpProxy;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -27,7 +28,7 @@ final class DatabaseFaults {
   private final List<WorkerSlot> slots;
   private final JsonLines log;
   private final Duration cutFor;
-  private final @Nullable PrivatePostgres server;
+  private final @Nullable PrivateServer server;
 
   DatabaseFaults(DatabasePhase database, List<WorkerSlot> slots, JsonLines log, Duration cutFor) {
     this(database, slots, log, cutFor, null);
@@ -39,7 +40,7 @@ final class DatabaseFaults {
       List<WorkerSlot> slots,
       JsonLines log,
       Duration cutFor,
-      @Nullable PrivatePostgres server) {
+      @Nullable PrivateServer server) {
     this.server = server;
     this.database = database;
     this.slots = slots;
@@ -65,11 +66,11 @@ final class DatabaseFaults {
   }
 
   /**
-   * Stops the private server (fast: every session ended), keeps it down for {@code down}, and
-   * starts it again; every worker meets it.
+   * Stops the private server (every session ended: PostgreSQL's fast shutdown, MariaDB's normal
+   * one), keeps it down for {@code down}, and starts it again; every worker meets it.
    */
   void restart(Duration down) throws InterruptedException {
-    PrivatePostgres restarted = server;
+    PrivateServer restarted = server;
     if (restarted == null) {
       return;
     }
@@ -79,9 +80,9 @@ final class DatabaseFaults {
     line.put("ms", down.toMillis());
     log.write(line);
     try {
-      restarted.stopServer();
+      restarted.stop();
       Thread.sleep(down.toMillis()); // the fault itself: how long the server stays down
-      restarted.startServer();
+      restarted.start();
       Map<String, Object> up = JsonLines.fields("t", System.nanoTime());
       up.put("fault", "heal");
       up.put("w", "all");

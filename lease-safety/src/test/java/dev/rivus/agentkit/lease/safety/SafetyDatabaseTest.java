@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.safety;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rivus.agentkit.lease.testkit.PrivateServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The database phases end to end, briefly: PostgreSQL and MariaDB attacked for 12 s each with kill
  * -9, SIGSTOP, clock jumps, their sessions ended and their network cut, fenced transactions on a
- * side table among the fenced work; and PostgreSQL on a private server, restarted first. A server
- * that does not answer skips the test (fails it with {@code CI=true}), as lease-jdbc's tests do.
+ * side table among the fenced work; and PostgreSQL and MariaDB on private servers, restarted at the
+ * start of every round of faults. A server that does not answer (for a private one: its binaries
+ * missing) skips the test (fails it with {@code CI=true}), as lease-jdbc's tests do.
  */
 @Tag("cross-process")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -45,14 +47,17 @@ class SafetyDatabaseTest {
   @ParameterizedTest
   @EnumSource(
       value = StoreKind.class,
-      names = {"POSTGRES", "MARIADB", "POSTGRES_RESTART"})
+      names = {"POSTGRES", "MARIADB", "POSTGRES_RESTART", "MARIADB_RESTART"})
   void findsNoViolationOnTheDatabase(StoreKind store) throws Exception {
     Database database = Objects.requireNonNull(Database.of(store));
-    boolean restarts = store == StoreKind.POSTGRES_RESTART;
-    String unreachable = restarts ? PrivatePostgres.unavailable() : database.unreachable();
+    boolean restarts = store.onPrivateServer();
+    String unreachable =
+        restarts ? PrivateServer.unavailable(database.privateKind()) : database.unreachable();
     if (unreachable != null) {
       String message =
-          (restarts ? "a private PostgreSQL server" : database.product() + " at " + database.url())
+          (restarts
+                  ? "a private " + database.product() + " server"
+                  : database.product() + " at " + database.url())
               + " unavailable: "
               + unreachable;
       if ("true".equals(System.getenv("CI"))) {
