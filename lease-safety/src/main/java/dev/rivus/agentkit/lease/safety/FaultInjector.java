@@ -48,10 +48,18 @@ final class FaultInjector {
     /** A holder's network to the database cut, then healed (database phases only). */
     DB_CUT,
     /** The database server restarted (a private server's phase only). */
-    DB_RESTART;
+    DB_RESTART,
+    /** A {@code lease run} holder's database sessions ended ({@code db_kill} in the log). */
+    RUN_DB_KILL,
+    /** A {@code lease run} holder's network to the database cut ({@code db_cut} in the log). */
+    RUN_DB_CUT;
 
     boolean needsDatabase() {
-      return this == DB_KILL || this == DB_CUT || this == DB_RESTART;
+      return this == DB_KILL
+          || this == DB_CUT
+          || this == DB_RESTART
+          || this == RUN_DB_KILL
+          || this == RUN_DB_CUT;
     }
   }
 
@@ -129,6 +137,8 @@ final class FaultInjector {
       case RUN_KILL:
       case RUN_STOP:
       case RUN_STDERR:
+      case RUN_DB_KILL:
+      case RUN_DB_CUT:
         return runs != null;
       default:
         return true;
@@ -173,6 +183,13 @@ final class FaultInjector {
           round.add(2, Kind.STDERR);
         }
       }
+      if (!startedRounds && database != null && runs != null) {
+        // A database phase's first round hits a lease run through the database early, so that
+        // even a short phase has it.
+        Kind run = random.nextBoolean() ? Kind.RUN_DB_KILL : Kind.RUN_DB_CUT;
+        round.remove(run);
+        round.add(0, run);
+      }
       startedRounds = true;
       if (stopFirst) {
         round.remove(Kind.STOP);
@@ -209,6 +226,16 @@ final class FaultInjector {
       case DB_CUT:
         if (database != null) {
           database.cut(holder());
+        }
+        break;
+      case RUN_DB_KILL:
+        if (database != null) {
+          database.endSessions(java.util.Objects.requireNonNull(runs));
+        }
+        break;
+      case RUN_DB_CUT:
+        if (database != null) {
+          database.cut(java.util.Objects.requireNonNull(runs));
         }
         break;
       case DB_RESTART:

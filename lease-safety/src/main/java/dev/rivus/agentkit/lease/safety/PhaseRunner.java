@@ -71,9 +71,9 @@ final class PhaseRunner {
                 phase.fencing() ? "fencing" : "no-fencing")) {
       int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
       List<WorkerSlot> slots = new ArrayList<>();
-      // Storage faults, lease run and noisy workers are the file and SQLite phases' (the databases
-      // have their own faults, DatabaseFaults, and lease run workers on a database are not done
-      // yet).
+      // Storage faults and noisy workers are the file and SQLite phases' (the databases have their
+      // own faults, DatabaseFaults); lease run workers are every phase's but the negative
+      // control's.
       boolean attacked = phase.store() == StoreKind.FILE || phase.store() == StoreKind.SQLITE;
       StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
       LeaseRunSlot runs = null;
@@ -103,9 +103,11 @@ final class PhaseRunner {
         log.write(start);
         Duration stopFor =
             (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
-        if (attacked) {
+        if (attacked || db != null) {
           runs = new LeaseRunSlot(phase.workers() + 1, phase.store(), dir, port, phase.seed(), log);
           runs.start();
+        }
+        if (attacked) {
           noisy =
               new NoisyWorker(
                   new WorkerSettings(

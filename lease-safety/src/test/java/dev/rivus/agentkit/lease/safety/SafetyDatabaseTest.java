@@ -26,9 +26,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The database phases end to end, briefly: PostgreSQL and MariaDB attacked for 12 s each with kill
  * -9, SIGSTOP, clock jumps, their sessions ended and their network cut, fenced transactions on a
- * side table among the fenced work; and PostgreSQL and MariaDB on private servers, restarted at the
- * start of every round of faults. A server that does not answer (for a private one: its binaries
- * missing) skips the test (fails it with {@code CI=true}), as lease-jdbc's tests do.
+ * side table among the fenced work, and a {@code lease run} worker on the same table; and
+ * PostgreSQL and MariaDB on private servers, restarted at the start of every round of faults. A
+ * server that does not answer (for a private one: its binaries missing) skips the test (fails it
+ * with {@code CI=true}), as lease-jdbc's tests do.
  */
 @Tag("cross-process")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -84,5 +85,9 @@ class SafetyDatabaseTest {
     if (restarts) {
       assertThat(text).contains("db_restart=");
     }
+    assertThat(out.resolve(store.label()).resolve("worker-r5.jsonl"))
+        .as("a lease run that acquired, on the database through its own proxy")
+        .content()
+        .contains("\"ev\":\"acquire_ok\"");
   }
 }
