@@ -17,6 +17,7 @@ module dev.rivus.agentkit.lease.testkit {
   requires static org.jspecify;
   requires org.assertj.core;
   requires awaitility;
+  requires java.sql; // PrivateServer; the caller's class path brings the JDBC driver
 
   exports dev.rivus.agentkit.lease.testkit;
 }

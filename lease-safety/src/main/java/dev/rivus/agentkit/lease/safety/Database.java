@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety;
 
+import dev.rivus.agentkit.lease.testkit.PrivateServer;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -117,6 +118,11 @@ enum Database {
     }
   }
 
+  /** The kind of private server ({@code PrivateServer}) of this product, for the restart phases. */
+  PrivateServer.Kind privateKind() {
+    return this == POSTGRES ? PrivateServer.Kind.POSTGRES : PrivateServer.Kind.MARIADB;
+  }
+
   /** The kind for a store label, or {@code null} for a store that is not a database. */
   static @Nullable Database of(StoreKind store) {
     switch (store.label()) {
@@ -124,6 +130,7 @@ enum Database {
       case "postgres-restart":
         return POSTGRES;
       case "mariadb":
+      case "mariadb-restart":
         return MARIADB;
       default:
         return null;

@@ -4,20 +4,23 @@
  */
 package dev.rivus.agentkit.lease.safety;
 
+import dev.rivus.agentkit.lease.testkit.PrivateServer;
 import dev.rivus.agentkit.lease.testkit.TcpProxy;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The faults of a database phase, on one worker at a time: every session of its pool ended by the
  * server ({@code pg_terminate_backend}, MariaDB's {@code KILL}), found by the client ports of its
  * proxy; and its network to the server cut without closing anything (its proxy frozen) for a while,
- * then healed. Each goes to the driver's log ({@code db_kill} with the sessions, {@code db_cut}
- * with its length, then {@code heal}); and on a private server only, a restart of the server
- * ({@code db_restart}, then {@code heal}).
+ * then healed; the same two to the {@code lease run} process that holds its lease, through its
+ * slot's proxy. Each goes to the driver's log ({@code db_kill} with the sessions, {@code db_cut}
+ * with its length, then {@code heal}, named by the worker or run they hit); and on a private server
+ * only, a restart of the server ({@code db_restart}, then {@code heal}).
  *
  * <p>Not thread-safe: the fault loop owns it.
  */
@@ -27,7 +30,7 @@ final class DatabaseFaults {
   private final List<WorkerSlot> slots;
   private final JsonLines log;
   private final Duration cutFor;
-  private final @Nullable PrivatePostgres server;
+  private final @Nullable PrivateServer server;
 
   DatabaseFaults(DatabasePhase database, List<WorkerSlot> slots, JsonLines log, Duration cutFor) {
     this(database, slots, log, cutFor, null);
@@ -39,7 +42,7 @@ final class DatabaseFaults {
       List<WorkerSlot> slots,
       JsonLines log,
       Duration cutFor,
-      @Nullable PrivatePostgres server) {
+      @Nullable PrivateServer server) {
     this.server = server;
     this.database = database;
     this.slots = slots;
@@ -49,9 +52,23 @@ final class DatabaseFaults {
 
   /** Ends every session of {@code victim}'s pool on the server. */
   void endSessions(WorkerSlot victim) {
-    Map<String, Object> line = victim.fault("db_kill");
+    endSessions(slots.indexOf(victim), victim.fault("db_kill"));
+  }
+
+  /**
+   * Ends every session of the {@code lease run} process that holds its lease now (waiting up to 3 s
+   * for one), through its slot's proxy; the log line names the run.
+   */
+  void endSessions(LeaseRunSlot runs) throws InterruptedException {
+    LeaseRunProcess victim = runs.awaitLongHolder();
+    if (victim != null) {
+      endSessions(database.leaseRunIndex(), victim.fault("db_kill"));
+    }
+  }
+
+  private void endSessions(int proxy, Map<String, Object> line) {
     try {
-      List<Long> sessions = database.endSessions(slots.indexOf(victim));
+      List<Long> sessions = database.endSessions(proxy);
       line.put("sessions", sessions);
     } catch (SQLException failed) {
       line.put("error", String.valueOf(failed.getMessage()));
@@ -65,11 +82,11 @@ final class DatabaseFaults {
   }
 
   /**
-   * Stops the private server (fast: every session ended), keeps it down for {@code down}, and
-   * starts it again; every worker meets it.
+   * Stops the private server (every session ended: PostgreSQL's fast shutdown, MariaDB's normal
+   * one), keeps it down for {@code down}, and starts it again; every worker meets it.
    */
   void restart(Duration down) throws InterruptedException {
-    PrivatePostgres restarted = server;
+    PrivateServer restarted = server;
     if (restarted == null) {
       return;
     }
@@ -79,9 +96,9 @@ final class DatabaseFaults {
     line.put("ms", down.toMillis());
     log.write(line);
     try {
-      restarted.stopServer();
+      restarted.stop();
       Thread.sleep(down.toMillis()); // the fault itself: how long the server stays down
-      restarted.startServer();
+      restarted.start();
       Map<String, Object> up = JsonLines.fields("t", System.nanoTime());
       up.put("fault", "heal");
       up.put("w", "all");
@@ -97,16 +114,33 @@ final class DatabaseFaults {
 
   /** Cuts {@code victim}'s network to the server for the cut's length, then heals it. */
   void cut(WorkerSlot victim) throws InterruptedException {
-    TcpProxy proxy = database.proxy(slots.indexOf(victim));
+    cut(slots.indexOf(victim), victim::fault);
+  }
+
+  /**
+   * Cuts the network of a {@code lease run} process that holds its lease, with a command that
+   * outlives the TTL (asked for, and waited for up to 10 s), for the cut's length, then heals it;
+   * the log lines name the run.
+   */
+  void cut(LeaseRunSlot runs) throws InterruptedException {
+    LeaseRunProcess victim = runs.awaitLongHolder();
+    if (victim != null) {
+      cut(database.leaseRunIndex(), victim::fault);
+    }
+  }
+
+  private void cut(int index, Function<String, Map<String, Object>> fault)
+      throws InterruptedException {
+    TcpProxy proxy = database.proxy(index);
     proxy.freeze();
-    Map<String, Object> line = victim.fault("db_cut");
+    Map<String, Object> line = fault.apply("db_cut");
     line.put("ms", cutFor.toMillis());
     log.write(line);
     try {
       Thread.sleep(cutFor.toMillis()); // the fault itself: how long the network stays cut
     } finally {
       proxy.thaw();
-      log.write(victim.fault("heal"));
+      log.write(fault.apply("heal"));
     }
   }
 }

@@ -30,9 +30,10 @@ import javax.sql.DataSource;
 
 /**
  * The driver's side of a database phase: a fresh lease table (and the side table and side log of
- * the fenced transactions) on the shared server, one {@link TcpProxy} per worker slot between its
- * pool and the server, the workers' {@code jdbc.properties}; at the end the side table's state in
- * the driver's log, and the tables dropped. The driver's own statements go straight to the server.
+ * the fenced transactions) on the server, one {@link TcpProxy} per worker slot between its pool and
+ * the server (the {@code lease run} slot's included), the workers' {@code jdbc.properties}; at the
+ * end the side table's state in the driver's log, and the tables dropped. The driver's own
+ * statements go straight to the server.
  *
  * <p>Not thread-safe: the driver's thread owns it.
  */
@@ -55,7 +56,8 @@ final class DatabasePhase implements AutoCloseable {
    * Creates the phase's tables and the slots' proxies, and tells the workers where to connect.
    *
    * @param url the server's JDBC URL (the shared server's, or a private one's)
-   * @param slots how many worker slots (proxies {@code w1} to {@code w<slots>})
+   * @param slots how many library worker slots: proxies {@code w1} to {@code w<slots>}, then one
+   *     for the {@code lease run} slot, {@code r<slots + 1>} ({@link LeaseRunSlot})
    */
   static DatabasePhase prepare(
       Database database, String url, Path phaseDirectory, int slots, List<String> keys)
@@ -73,6 +75,9 @@ final class DatabasePhase implements AutoCloseable {
         phase.proxies.add(proxy);
         urls.put("w" + slot, database.workerUrl(url, proxy.port()));
       }
+      TcpProxy leaseRun = TcpProxy.to(server.getHost(), server.getPort());
+      phase.proxies.add(leaseRun);
+      urls.put(LeaseRunSlot.name(slots + 1), database.workerUrl(url, leaseRun.port()));
       JdbcStore.describe(phaseDirectory, database, table, url, urls);
       return phase;
     } catch (IOException | SQLException | RuntimeException e) {
@@ -101,9 +106,14 @@ final class DatabasePhase implements AutoCloseable {
     return table;
   }
 
-  /** Slot {@code index}'s proxy (0 for {@code w1}). */
+  /** Slot {@code index}'s proxy (0 for {@code w1}; {@link #leaseRunIndex()} for lease run's). */
   TcpProxy proxy(int index) {
     return proxies.get(index);
+  }
+
+  /** The index of the {@code lease run} slot's proxy: after the library workers'. */
+  int leaseRunIndex() {
+    return proxies.size() - 1;
   }
 
   /**

@@ -48,10 +48,18 @@ final class FaultInjector {
     /** A holder's network to the database cut, then healed (database phases only). */
     DB_CUT,
     /** The database server restarted (a private server's phase only). */
-    DB_RESTART;
+    DB_RESTART,
+    /** A {@code lease run} holder's database sessions ended ({@code db_kill} in the log). */
+    RUN_DB_KILL,
+    /** A {@code lease run} holder's network to the database cut ({@code db_cut} in the log). */
+    RUN_DB_CUT;
 
     boolean needsDatabase() {
-      return this == DB_KILL || this == DB_CUT || this == DB_RESTART;
+      return this == DB_KILL
+          || this == DB_CUT
+          || this == DB_RESTART
+          || this == RUN_DB_KILL
+          || this == RUN_DB_CUT;
     }
   }
 
@@ -129,6 +137,8 @@ final class FaultInjector {
       case RUN_KILL:
       case RUN_STOP:
       case RUN_STDERR:
+      case RUN_DB_KILL:
+      case RUN_DB_CUT:
         return runs != null;
       default:
         return true;
@@ -160,6 +170,11 @@ final class FaultInjector {
       if (storage != null) {
         round.add(Kind.STORAGE); // twice a round: the store has more kinds of fault than a worker
       }
+      if (database != null && database.canRestart()) {
+        // Twice a round (one opens it, below): the rounds are long, and the phase is there for
+        // its restarts.
+        round.add(Kind.DB_RESTART);
+      }
       Collections.shuffle(round, random);
       if (!startedRounds) {
         // The first round opens with one fault of each family the phase is there for (what
@@ -178,6 +193,10 @@ final class FaultInjector {
         opening.addAll(List.of(Kind.KILL, Kind.STOP));
         if (database != null) {
           opening.addAll(List.of(Kind.DB_KILL, Kind.DB_CUT));
+          if (runs != null) {
+            // A lease run hit through the database too.
+            opening.add(random.nextBoolean() ? Kind.RUN_DB_KILL : Kind.RUN_DB_CUT);
+          }
         }
         opening.forEach(round::remove);
         round.addAll(0, opening);
@@ -218,6 +237,16 @@ final class FaultInjector {
       case DB_CUT:
         if (database != null) {
           database.cut(holder());
+        }
+        break;
+      case RUN_DB_KILL:
+        if (database != null) {
+          database.endSessions(java.util.Objects.requireNonNull(runs));
+        }
+        break;
+      case RUN_DB_CUT:
+        if (database != null) {
+          database.cut(java.util.Objects.requireNonNull(runs));
         }
         break;
       case DB_RESTART:

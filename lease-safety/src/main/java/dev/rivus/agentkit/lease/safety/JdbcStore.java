@@ -95,17 +95,10 @@ final class JdbcStore extends ForwardingLeaseRepository {
    * @return the store; close it to close its pool
    */
   static JdbcStore open(Path phaseDirectory, @Nullable String worker) {
-    Properties properties = new Properties();
-    try (Reader in =
-        Files.newBufferedReader(phaseDirectory.resolve(FILE), StandardCharsets.UTF_8)) {
-      properties.load(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + phaseDirectory.resolve(FILE), e);
-    }
+    Properties properties = read(phaseDirectory);
     Database database = Database.valueOf(properties.getProperty("database"));
     String table = properties.getProperty("table");
-    String slot = worker == null ? "" : worker.replaceFirst("\\..*", "");
-    String url = properties.getProperty("url." + slot, properties.getProperty("url"));
+    String url = urlOf(properties, worker);
     HikariConfig config = new HikariConfig();
     config.setPoolName("safety-" + (worker == null ? "direct" : worker));
     config.setJdbcUrl(url);
@@ -123,6 +116,44 @@ final class JdbcStore extends ForwardingLeaseRepository {
       pool.close();
       throw e;
     }
+  }
+
+  /**
+   * Where a worker connects, as {@link #describe} wrote it: for a {@code lease run} worker, which
+   * opens the table itself.
+   *
+   * @param phaseDirectory the phase's directory
+   * @param worker the worker's id or slot name ({@code r5}: slot r5's proxy)
+   * @return the URL, through the slot's proxy, and the table
+   */
+  static Target target(Path phaseDirectory, String worker) {
+    Properties properties = read(phaseDirectory);
+    return new Target(urlOf(properties, worker), properties.getProperty("table"));
+  }
+
+  /**
+   * A lease table on a server, as a worker reaches it.
+   *
+   * @param url the JDBC URL, through the worker's proxy
+   * @param table the lease table's name
+   */
+  record Target(String url, String table) {}
+
+  private static Properties read(Path phaseDirectory) {
+    Properties properties = new Properties();
+    try (Reader in =
+        Files.newBufferedReader(phaseDirectory.resolve(FILE), StandardCharsets.UTF_8)) {
+      properties.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + phaseDirectory.resolve(FILE), e);
+    }
+    return properties;
+  }
+
+  /** The URL of {@code worker}'s slot ({@code w2.3}: {@code url.w2}), else the server's. */
+  private static String urlOf(Properties properties, @Nullable String worker) {
+    String slot = worker == null ? "" : worker.replaceFirst("\\..*", "");
+    return properties.getProperty("url." + slot, properties.getProperty("url"));
   }
 
   private static JdbcLeaseRepository openTable(HikariDataSource pool, String table) {

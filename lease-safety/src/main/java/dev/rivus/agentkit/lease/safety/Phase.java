@@ -29,9 +29,9 @@ public record Phase(
 
   /**
    * Returns the least activity the phase must show: counts scaled with its duration, and, for an
-   * attacked phase, at least one fault of each family it is there for (a kill and a stop; on files
-   * and SQLite a storage fault, a fault of a {@code lease run} process, a blocked stderr and a
-   * {@code lease run} that acquired; on a database its sessions ended and its network cut, and on a
+   * attacked phase, at least one fault of each family it is there for (a kill, a stop, a fault of a
+   * {@code lease run} process, and a {@code lease run} that acquired; on files and SQLite a storage
+   * fault and a blocked stderr; on a database its sessions ended and its network cut, and on a
    * private server a restart).
    *
    * @return the thresholds
@@ -41,19 +41,19 @@ public record Phase(
     if (negativeControl) {
       return counts;
     }
-    Thresholds attacked = counts.requiring(Set.of("kill")).requiring(Set.of("stop"));
+    Thresholds attacked =
+        counts
+            .requiring(Set.of("kill"))
+            .requiring(Set.of("stop"))
+            .requiring(LeaseRunSlot.KINDS)
+            .requiringLeaseRuns(1);
     if (store == StoreKind.FILE || store == StoreKind.SQLITE) {
-      attacked =
-          attacked
-              .requiring(StorageFaults.KINDS)
-              .requiring(LeaseRunSlot.KINDS)
-              .requiring(Set.of("stderr_block"))
-              .requiringLeaseRuns(1);
+      attacked = attacked.requiring(StorageFaults.KINDS).requiring(Set.of("stderr_block"));
     }
     if (Database.of(store) != null) {
       attacked = attacked.requiring(Set.of("db_kill")).requiring(Set.of("db_cut"));
     }
-    if (store == StoreKind.POSTGRES_RESTART) {
+    if (store.onPrivateServer()) {
       attacked = attacked.requiring(Set.of("db_restart"));
     }
     return attacked;

@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.safety;
 
 import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import dev.rivus.agentkit.lease.testkit.PrivateServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one {@link Phase}: starts the resource and the workers, lets the {@link FaultInjector} work
@@ -37,20 +39,22 @@ final class PhaseRunner {
 
   static Verdict run(Phase phase, Path runDirectory) throws IOException, InterruptedException {
     Database database = Database.of(phase.store());
-    boolean restarts = phase.store() == StoreKind.POSTGRES_RESTART;
+    boolean restarts = phase.store().onPrivateServer();
     String unreachable =
-        database == null ? null : restarts ? PrivatePostgres.unavailable() : database.unreachable();
+        database == null
+            ? null
+            : restarts ? PrivateServer.unavailable(database.privateKind()) : database.unreachable();
     if (database != null && unreachable != null) {
       String what =
           restarts
-              ? "a private PostgreSQL server to restart"
+              ? "a private " + database.product() + " server to restart"
               : database.product() + " at " + database.url() + " (" + database.urlVariable() + ")";
       return Verdict.unavailable(
           what + " unavailable: " + unreachable, "true".equals(System.getenv("CI")));
     }
     Path dir = Files.createDirectories(runDirectory.resolve(phase.label()));
     try (JsonLines log = JsonLines.append(dir.resolve("driver.jsonl"));
-        PrivatePostgres server = restarts ? startPrivate() : null;
+        PrivateServer server = restarts ? startPrivate(database) : null;
         DatabasePhase db =
             database == null
                 ? null
@@ -67,9 +71,9 @@ final class PhaseRunner {
                 phase.fencing() ? "fencing" : "no-fencing")) {
       int port = Integer.parseInt(resource.awaitLine("PORT ", START_WAIT).substring(5).trim());
       List<WorkerSlot> slots = new ArrayList<>();
-      // Storage faults, lease run and noisy workers are the file and SQLite phases' (the databases
-      // have their own faults, DatabaseFaults, and lease run workers on a database are not done
-      // yet).
+      // Storage faults and noisy workers are the file and SQLite phases' (the databases have their
+      // own faults, DatabaseFaults); lease run workers are every phase's but the negative
+      // control's.
       boolean attacked = phase.store() == StoreKind.FILE || phase.store() == StoreKind.SQLITE;
       StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
       LeaseRunSlot runs = null;
@@ -99,9 +103,11 @@ final class PhaseRunner {
         log.write(start);
         Duration stopFor =
             (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
-        if (attacked) {
+        if (attacked || db != null) {
           runs = new LeaseRunSlot(phase.workers() + 1, phase.store(), dir, port, phase.seed(), log);
           runs.start();
+        }
+        if (attacked) {
           noisy =
               new NoisyWorker(
                   new WorkerSettings(
@@ -173,12 +179,9 @@ final class PhaseRunner {
     }
   }
 
-  private static PrivatePostgres startPrivate() throws IOException, InterruptedException {
-    try {
-      return PrivatePostgres.start();
-    } catch (SQLException e) {
-      throw new IOException("cannot prepare the private PostgreSQL server: " + e, e);
-    }
+  private static PrivateServer startPrivate(@Nullable Database database)
+      throws IOException, InterruptedException {
+    return PrivateServer.start(java.util.Objects.requireNonNull(database).privateKind());
   }
 
   private static void recordFinalState(DatabasePhase db, JsonLines log) throws IOException {

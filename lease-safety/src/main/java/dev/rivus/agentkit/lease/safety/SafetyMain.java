@@ -23,12 +23,13 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Runs one phase per repository ({@code file}, {@code sqlite}, {@code postgres}, {@code
- * mariadb}, or {@code all} of them; a database whose server does not answer is SKIPPED, never
- * passed, and fails the run under {@code CI=true}), then the negative control (a broken repository,
- * fencing off at the resource), prints each phase's report and exits 0 only if every phase passed:
- * no violation and enough activity, and for the negative control, violations found (2 if the phases
- * that ran passed but some were skipped). Options: {@code --workers N} (4), {@code --out DIR} (a
- * new temporary directory; the logs stay there), {@code --no-negative-control}.
+ * mariadb}, {@code postgres-restart} and {@code mariadb-restart} on private servers it restarts, or
+ * {@code all} of them; a database whose server does not answer is SKIPPED, never passed, and fails
+ * the run under {@code CI=true}), then the negative control (a broken repository, fencing off at
+ * the resource), prints each phase's report and exits 0 only if every phase passed: no violation
+ * and enough activity, and for the negative control, violations found (2 if the phases that ran
+ * passed but some were skipped). Options: {@code --workers N} (4), {@code --out DIR} (a new
+ * temporary directory; the logs stay there), {@code --no-negative-control}.
  */
 public final class SafetyMain {
 
@@ -58,7 +59,7 @@ public final class SafetyMain {
     } catch (IllegalArgumentException bad) {
       System.err.println("safety: " + bad.getMessage());
       System.err.println(
-          "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|all]"
+          "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all]"
               + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]"
               + " [--min-fenced-operations N] [--min-faults N]");
       System.exit(64);
@@ -201,9 +202,11 @@ public final class SafetyMain {
         String value = args[++i];
         switch (name) {
           case "--repository":
-            if (!value.matches("file|sqlite|postgres|mariadb|postgres-restart|all")) {
+            if (!value.matches(
+                "file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all")) {
               throw new IllegalArgumentException(
-                  "--repository is file, sqlite, postgres, mariadb, postgres-restart or all, not "
+                  "--repository is file, sqlite, postgres, mariadb, postgres-restart, mariadb-restart or all,"
+                      + " not "
                       + value);
             }
             options.repository = value;
@@ -254,7 +257,8 @@ public final class SafetyMain {
               StoreKind.SQLITE,
               StoreKind.POSTGRES,
               StoreKind.MARIADB,
-              StoreKind.POSTGRES_RESTART)) {
+              StoreKind.POSTGRES_RESTART,
+              StoreKind.MARIADB_RESTART)) {
         if (repository.equals("all") || repository.equals(store.label())) {
           phases.add(
               new Phase(

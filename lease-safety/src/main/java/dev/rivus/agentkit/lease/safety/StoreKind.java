@@ -23,10 +23,15 @@ public enum StoreKind {
   /** MariaDB ({@code lease-jdbc}), on the phase's fresh table ({@link JdbcStore}). */
   MARIADB,
   /**
-   * PostgreSQL on a private server the harness starts, and restarts as a fault ({@link
-   * PrivatePostgres}); label {@code postgres-restart}.
+   * PostgreSQL on a private server the harness starts, and restarts as a fault (the testkit's
+   * {@code PrivateServer}); label {@code postgres-restart}.
    */
-  POSTGRES_RESTART;
+  POSTGRES_RESTART,
+  /**
+   * MariaDB on a private server the harness starts, and restarts as a fault; label {@code
+   * mariadb-restart}.
+   */
+  MARIADB_RESTART;
 
   /**
    * Opens the repository in {@code phaseDirectory}; every worker of the phase opens the same store.
@@ -43,6 +48,7 @@ public enum StoreKind {
       case POSTGRES:
       case MARIADB:
       case POSTGRES_RESTART:
+      case MARIADB_RESTART:
         // The server itself; a worker opens it through its own proxy (JdbcStore.open).
         return JdbcStore.open(phaseDirectory, null);
       case BROKEN:
@@ -72,6 +78,16 @@ public enum StoreKind {
   }
 
   /**
+   * Tells whether the phase runs on a private database server that the harness starts and restarts,
+   * never on a shared one.
+   *
+   * @return whether the store is {@code postgres-restart} or {@code mariadb-restart}
+   */
+  public boolean onPrivateServer() {
+    return this == POSTGRES_RESTART || this == MARIADB_RESTART;
+  }
+
+  /**
    * Returns the name used on the command line and in reports.
    *
    * @return the lower-case name
@@ -83,8 +99,8 @@ public enum StoreKind {
   /**
    * Parses a label.
    *
-   * @param label {@code file}, {@code sqlite}, {@code broken}, {@code postgres}, {@code mariadb} or
-   *     {@code postgres-restart}
+   * @param label {@code file}, {@code sqlite}, {@code broken}, {@code postgres}, {@code mariadb},
+   *     {@code postgres-restart} or {@code mariadb-restart}
    * @return the kind
    * @throws IllegalArgumentException if the label names no kind
    */

@@ -16,7 +16,9 @@
  * test says, processes that run until the test kills them) for managers under test; {@link
  * dev.rivus.agentkit.lease.testkit.ChildJvm}, the harness for real child JVMs (kill -9, SIGSTOP,
  * SIGCONT); {@link dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository} to change one
- * operation of a repository; and {@link dev.rivus.agentkit.lease.testkit.Samples}.
+ * operation of a repository; {@link dev.rivus.agentkit.lease.testkit.TcpProxy}, a network that can
+ * be cut, and {@link dev.rivus.agentkit.lease.testkit.PrivateServer}, a database server that can be
+ * restarted; and {@link dev.rivus.agentkit.lease.testkit.Samples}.
  */
 @NullMarked
 package dev.rivus.agentkit.lease.testkit;

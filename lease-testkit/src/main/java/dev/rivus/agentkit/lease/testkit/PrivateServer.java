@@ -1,0 +1,564 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A database server owned by its caller, which may stop it and start it again (a restart, as an
+ * administrator's): a PostgreSQL cluster ({@code initdb}, {@code pg_ctl} from {@code
+ * /usr/lib/postgresql/*}{@code /bin}, run as the user {@code postgres} when the JVM runs as root,
+ * since PostgreSQL refuses root) or a MariaDB data directory ({@code mariadbd} as a child of this
+ * JVM, {@code --skip-grant-tables}), in a temporary directory, on a free port of 127.0.0.1, with a
+ * database {@code test} that user {@code root} reaches without a password, and durability traded
+ * for speed ({@code fsync=off}; InnoDB flushing once a second). lease-jdbc's restart tests and the
+ * safety harness's restart phases use it; shared servers, which other tests use, must never be
+ * restarted.
+ *
+ * <p>It talks to the server through {@link DriverManager}: the caller's class path must hold the
+ * JDBC driver of its kind. A shutdown hook stops the server if the JVM exits before {@link
+ * #close()}. Not thread-safe: one thread drives it.
+ */
+public abstract class PrivateServer implements AutoCloseable {
+
+  /** The kinds of server, with what each needs from the machine. */
+  public enum Kind {
+    /** PostgreSQL: needs {@code initdb} and {@code pg_ctl} in {@code /usr/lib/postgresql/N/bin}. */
+    POSTGRES("PostgreSQL"),
+    /** MariaDB: needs {@code mariadbd} ({@code /usr/sbin/mariadbd}). */
+    MARIADB("MariaDB");
+
+    private final String product;
+
+    Kind(String product) {
+      this.product = product;
+    }
+
+    /**
+     * The product's name, for messages.
+     *
+     * @return {@code PostgreSQL} or {@code MariaDB}
+     */
+    public String product() {
+      return product;
+    }
+  }
+
+  private static final long TIMEOUT_SECONDS = 60;
+
+  private final Path directory;
+  private final int port;
+  private final Thread cleanup = new Thread(this::stopQuietly, "private-server-cleanup");
+  private boolean running;
+
+  private PrivateServer(Path directory, int port) {
+    this.directory = directory;
+    this.port = port;
+  }
+
+  /**
+   * Why no private server of {@code kind} can be made on this machine (its binaries are missing),
+   * or {@code null} if one can.
+   *
+   * @param kind the kind of server
+   * @return the reason, or {@code null}
+   */
+  public static @Nullable String unavailable(Kind kind) {
+    if (kind == Kind.POSTGRES) {
+      return PrivatePostgres.bin() == null
+          ? "PostgreSQL's initdb not found in /usr/lib/postgresql/*/bin"
+          : null;
+    }
+    return PrivateMariaDb.mariadbd() == null ? "mariadbd not found in /usr/sbin or /usr/bin" : null;
+  }
+
+  /**
+   * Creates a server of {@code kind}, starts it, and creates its database {@code test}.
+   *
+   * @param kind the kind of server
+   * @return the running server; {@link #close()} stops it and deletes its directory
+   * @throws IllegalStateException if its binaries are missing ({@link #unavailable})
+   * @throws IOException if it could not be made or started, or its database not created (the
+   *     message holds its log's tail or the driver's error)
+   * @throws InterruptedException if interrupted while it starts
+   */
+  public static PrivateServer start(Kind kind) throws IOException, InterruptedException {
+    String missing = unavailable(kind);
+    if (missing != null) {
+      throw new IllegalStateException("no private " + kind.product() + " server: " + missing);
+    }
+    PrivateServer server =
+        kind == Kind.POSTGRES ? PrivatePostgres.create() : PrivateMariaDb.create();
+    Runtime.getRuntime().addShutdownHook(server.cleanup); // a JVM that exits before close()
+    try {
+      server.start();
+      try (Connection connection = DriverManager.getConnection(server.adminUrl());
+          Statement statement = connection.createStatement()) {
+        statement.execute("CREATE DATABASE test");
+      } catch (SQLException e) {
+        throw new IOException(server + ": cannot create the database test: " + e.getMessage(), e);
+      }
+    } catch (IOException | InterruptedException | RuntimeException | Error e) {
+      try {
+        server.close();
+      } catch (IOException | InterruptedException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    return server;
+  }
+
+  /**
+   * As {@link #start(Kind)}, for a JUnit test: without the binaries the test is skipped, with the
+   * reason, or fails when the environment says {@code CI=true}, so that a missing server is never
+   * mistaken for a pass.
+   *
+   * @param kind the kind of server
+   * @return the running server
+   * @throws IOException if it could not be made or started, or its database not created
+   * @throws InterruptedException if interrupted while it starts
+   */
+  public static PrivateServer startOrSkip(Kind kind) throws IOException, InterruptedException {
+    String missing = unavailable(kind);
+    if (missing != null) {
+      String message = missing + ": this test needs a private server it can restart";
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail(message + " (CI=true: the binaries are required)");
+      }
+      Assumptions.assumeTrue(false, message);
+    }
+    return start(kind);
+  }
+
+  /**
+   * The URL of its database {@code test}, as user root without a password.
+   *
+   * @return the JDBC URL
+   */
+  public abstract String url();
+
+  /**
+   * The kind of this server.
+   *
+   * @return the kind
+   */
+  public abstract Kind kind();
+
+  /**
+   * The port it listens on, on 127.0.0.1; the same across restarts.
+   *
+   * @return the port
+   */
+  public final int port() {
+    return port;
+  }
+
+  /**
+   * The temporary directory of its data, logs and socket, deleted by {@link #close()}.
+   *
+   * @return the directory
+   */
+  public final Path directory() {
+    return directory;
+  }
+
+  /** A URL for administration, valid before the database {@code test} exists. */
+  abstract String adminUrl();
+
+  abstract void startProcess() throws IOException, InterruptedException;
+
+  abstract void stopProcess() throws IOException, InterruptedException;
+
+  /** Whether the server's process may still be starting or running. */
+  boolean isProcessAlive() {
+    return true;
+  }
+
+  final Path log() {
+    return directory.resolve("server.log");
+  }
+
+  /**
+   * Starts the server on its port and data directory (again, after {@link #stop()}), and waits
+   * until it answers a connection.
+   *
+   * @throws IOException if it exited while starting, or did not answer within 60 s (the message
+   *     holds its log's tail)
+   * @throws InterruptedException if interrupted meanwhile
+   */
+  public final void start() throws IOException, InterruptedException {
+    startProcess();
+    running = true;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    SQLException last = null;
+    while (System.nanoTime() - deadline < 0) {
+      try (Connection connection = DriverManager.getConnection(adminUrl())) {
+        if (connection.isValid(5)) {
+          return;
+        }
+      } catch (SQLException notYet) {
+        last = notYet;
+      }
+      if (!isProcessAlive()) {
+        running = false;
+        throw new IOException(this + " exited while starting; " + tail(log()), last);
+      }
+      TimeUnit.MILLISECONDS.sleep(50); // polling a server that is starting: nothing to wait on
+    }
+    throw new IOException(
+        this + " did not answer within " + TIMEOUT_SECONDS + " s; " + tail(log()), last);
+  }
+
+  /**
+   * Stops the server, as an administrator's restart does: every session ends (PostgreSQL's fast
+   * shutdown, MariaDB's normal one); returns once it has stopped. Does nothing if it is stopped.
+   *
+   * @throws IOException if it could not be stopped
+   * @throws InterruptedException if interrupted meanwhile
+   */
+  public final void stop() throws IOException, InterruptedException {
+    if (running) {
+      running = false;
+      stopProcess();
+    }
+  }
+
+  private void stopQuietly() {
+    try {
+      stop();
+    } catch (IOException | InterruptedException | RuntimeException ignored) {
+      // best effort: the JVM is exiting
+    }
+  }
+
+  /**
+   * Stops the server and deletes its directory.
+   *
+   * @throws IOException if it could not be stopped or its directory not deleted
+   * @throws InterruptedException if interrupted while it stops
+   */
+  @Override
+  public void close() throws IOException, InterruptedException {
+    try {
+      stop();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException exiting) {
+        // the hook runs anyway
+      }
+      deleteRecursively(directory);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** Runs a command to its end, its output appended to {@code log}; fails with the log's tail. */
+  private static void run(Path log, List<String> command) throws IOException, InterruptedException {
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IOException(String.join(" ", command) + " did not finish; " + tail(log));
+    }
+    if (process.exitValue() != 0) {
+      throw new IOException(
+          String.join(" ", command) + " failed (" + process.exitValue() + "); " + tail(log));
+    }
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return "log: "
+          + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+    } catch (IOException e) {
+      return "no log (" + e.getMessage() + ")";
+    }
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static boolean isRoot() {
+    return "root".equals(System.getProperty("user.name"));
+  }
+
+  @Override
+  public String toString() {
+    return "private " + kind().product() + " on port " + port + " in " + directory;
+  }
+
+  /** PostgreSQL through {@code initdb} and {@code pg_ctl}. */
+  private static final class PrivatePostgres extends PrivateServer {
+    private final Path bin;
+
+    private PrivatePostgres(Path directory, int port, Path bin) {
+      super(directory, port);
+      this.bin = bin;
+    }
+
+    static PrivatePostgres create() throws IOException, InterruptedException {
+      Path bin = bin();
+      if (bin == null) {
+        throw new IllegalStateException("PostgreSQL's initdb not found");
+      }
+      Path directory = Files.createTempDirectory("lease-private-pg");
+      PrivatePostgres server = new PrivatePostgres(directory, freePort(), bin);
+      try {
+        if (isRoot()) {
+          Files.setOwner(
+              directory,
+              directory
+                  .getFileSystem()
+                  .getUserPrincipalLookupService()
+                  .lookupPrincipalByName("postgres"));
+        }
+        server.asOwner(
+            "initdb",
+            "-D",
+            server.data(),
+            "-U",
+            "root",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--no-instructions");
+      } catch (IOException | InterruptedException | RuntimeException e) {
+        deleteRecursively(directory);
+        throw e;
+      }
+      return server;
+    }
+
+    /** The newest installed PostgreSQL's {@code bin} directory that has {@code initdb}, or null. */
+    static @Nullable Path bin() {
+      Path root = Path.of("/usr/lib/postgresql");
+      if (!Files.isDirectory(root)) {
+        return null;
+      }
+      try (Stream<Path> versions = Files.list(root)) {
+        return versions
+            .sorted(Comparator.comparingInt(PrivatePostgres::versionOf).reversed())
+            .map(version -> version.resolve("bin"))
+            .filter(bin -> Files.isExecutable(bin.resolve("initdb")))
+            .findFirst()
+            .orElse(null);
+      } catch (IOException | UncheckedIOException e) {
+        return null;
+      }
+    }
+
+    private static int versionOf(Path directory) {
+      String name = String.valueOf(directory.getFileName());
+      return name.matches("[0-9]{1,4}") ? Integer.parseInt(name) : -1;
+    }
+
+    private String data() {
+      return directory().resolve("data").toString();
+    }
+
+    private void asOwner(String binary, String... arguments)
+        throws IOException, InterruptedException {
+      List<String> command = new ArrayList<>();
+      if (isRoot()) {
+        command.addAll(List.of("runuser", "-u", "postgres", "--"));
+      }
+      command.add(bin.resolve(binary).toString());
+      command.addAll(List.of(arguments));
+      run(directory().resolve("commands.log"), command);
+    }
+
+    @Override
+    public String url() {
+      return "jdbc:postgresql://127.0.0.1:" + port() + "/test?user=root";
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.POSTGRES;
+    }
+
+    @Override
+    String adminUrl() {
+      return "jdbc:postgresql://127.0.0.1:" + port() + "/postgres?user=root&connectTimeout=5";
+    }
+
+    @Override
+    void startProcess() throws IOException, InterruptedException {
+      String options =
+          String.join(
+              " ",
+              "-p " + port(),
+              "-k " + directory(),
+              "-c listen_addresses=127.0.0.1",
+              "-c fsync=off",
+              "-c full_page_writes=off",
+              "-c shared_buffers=16MB",
+              // The safety harness: 4 connections for each of its worker JVMs, their successors
+              // after a kill -9, lease run's pools, and the driver's own.
+              "-c max_connections=100");
+      asOwner(
+          "pg_ctl",
+          "-D",
+          data(),
+          "-l",
+          log().toString(),
+          "-w",
+          "-t",
+          Long.toString(TIMEOUT_SECONDS),
+          "-s",
+          "-o",
+          options,
+          "start");
+    }
+
+    @Override
+    void stopProcess() throws IOException, InterruptedException {
+      // Fast: sessions are ended at once, as in a restart by an administrator.
+      asOwner(
+          "pg_ctl",
+          "-D",
+          data(),
+          "-w",
+          "-t",
+          Long.toString(TIMEOUT_SECONDS),
+          "-s",
+          "-m",
+          "fast",
+          "stop");
+    }
+  }
+
+  /** MariaDB: {@code mariadbd} as a child of this JVM, on an empty data directory. */
+  private static final class PrivateMariaDb extends PrivateServer {
+    private final Path mariadbd;
+    private @Nullable Process process;
+
+    private PrivateMariaDb(Path directory, int port, Path mariadbd) {
+      super(directory, port);
+      this.mariadbd = mariadbd;
+    }
+
+    static PrivateMariaDb create() throws IOException {
+      Path mariadbd = mariadbd();
+      if (mariadbd == null) {
+        throw new IllegalStateException("mariadbd not found");
+      }
+      // No mariadb-install-db (about 3 s): mariadbd sets up InnoDB in an empty data directory
+      // itself, and the grant tables it would create are skipped (--skip-grant-tables).
+      Path directory = Files.createTempDirectory("lease-private-mariadb");
+      Files.createDirectory(directory.resolve("data"));
+      return new PrivateMariaDb(directory, freePort(), mariadbd);
+    }
+
+    static @Nullable Path mariadbd() {
+      for (String candidate :
+          List.of("/usr/sbin/mariadbd", "/usr/bin/mariadbd", "/usr/sbin/mysqld")) {
+        Path path = Path.of(candidate);
+        if (Files.isExecutable(path)) {
+          return path;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public String url() {
+      return "jdbc:mariadb://127.0.0.1:" + port() + "/test?user=root";
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.MARIADB;
+    }
+
+    @Override
+    String adminUrl() {
+      return "jdbc:mariadb://127.0.0.1:" + port() + "/?user=root&connectTimeout=5000";
+    }
+
+    @Override
+    void startProcess() throws IOException {
+      process =
+          new ProcessBuilder(
+                  mariadbd.toString(),
+                  "--no-defaults",
+                  "--datadir=" + directory().resolve("data"),
+                  "--port=" + port(),
+                  "--bind-address=127.0.0.1",
+                  "--socket=" + directory().resolve("mariadb.sock"),
+                  "--pid-file=" + directory().resolve("mariadb.pid"),
+                  "--user=" + System.getProperty("user.name"),
+                  "--skip-grant-tables",
+                  "--skip-name-resolve",
+                  "--skip-log-bin",
+                  "--innodb-buffer-pool-size=16M",
+                  "--innodb-log-file-size=8M",
+                  "--innodb-flush-log-at-trx-commit=2",
+                  "--innodb-doublewrite=0",
+                  "--log-error=" + log())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+              .start();
+    }
+
+    @Override
+    void stopProcess() throws InterruptedException {
+      Process started = process;
+      if (started == null) {
+        return;
+      }
+      process = null;
+      started.destroy(); // SIGTERM: a normal shutdown, every session ended
+      if (!started.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        started.destroyForcibly().waitFor();
+      }
+    }
+
+    @Override
+    boolean isProcessAlive() {
+      Process started = process;
+      return started != null && started.isAlive();
+    }
+  }
+}
