@@ -19,6 +19,11 @@ import java.util.Set;
  * left ({@code survivor} in the worker's log, from the driver's search of {@code /proc}). A {@code
  * lease} process stopped by SIGSTOP cannot stop its command, but it keeps the key lock under which
  * the command runs, so no successor enters while the command talks on: that is judged too.
+ *
+ * <p>Reported apart: a tree that talks on after its {@code lease} lost its key lock ({@code
+ * KEY_LOCK_LOST}: the database session that held it ended); the successor may then enter during the
+ * command's grace, and only the token at the resource protects it (P2), as with a library holder's
+ * lost key lock (P3).
  */
 final class LeaseRunOverlap {
 
@@ -30,6 +35,16 @@ final class LeaseRunOverlap {
   }
 
   static void check(Logs logs, Findings findings) {
+    // A lease run whose key lock was lost (its database session ended, or the server restarted):
+    // the successor may enter while its command has its grace to stop; only the token protects
+    // the resource then, as for a library holder (Exclusion).
+    Set<String> keyLockLost = new HashSet<>();
+    for (JsonNode lost : logs.workerEvents("lost")) {
+      if (isLeaseRun(lost.path("w").asText())
+          && lost.path("reason").asText().equals("KEY_LOCK_LOST")) {
+        keyLockLost.add(lost.path("w").asText());
+      }
+    }
     // Per key and lease run worker: the ENTER of the first other worker on that key after the lease
     // run's own first ENTER (its successor, judged by order, not by tokens: a store lost on purpose
     // may start tokens lower).
@@ -51,8 +66,9 @@ final class LeaseRunOverlap {
       }
       JsonNode next = successor.get(worker + "/" + key);
       if (isLeaseRun(worker) && next != null) {
-        findings.violation(
+        findings.report(
             "P7",
+            keyLockLost.contains(worker),
             "seq "
                 + e.path("seq").asLong()
                 + ": "

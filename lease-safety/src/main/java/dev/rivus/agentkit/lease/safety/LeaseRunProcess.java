@@ -8,7 +8,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,8 +32,15 @@ final class LeaseRunProcess {
   private final Process process;
   private final boolean outlivesTtl;
   private final JsonLines log;
+
+  /** The reason in {@code lease run}'s "was lost (key lock lost) ..." line. */
+  private static final Pattern LOST = Pattern.compile("was lost \\(([a-z ]+)\\)");
+
   private volatile boolean holds;
   private volatile boolean stderrBlocked;
+
+  /** Why the lease was lost, as {@code lease} said on stderr ("was lost (key lock lost)"). */
+  private volatile @Nullable String lostReason;
 
   private LeaseRunProcess(
       String id, String key, Process process, boolean outlivesTtl, JsonLines log) {
@@ -108,7 +118,8 @@ final class LeaseRunProcess {
       log.write(event(id, "acquire_held", key, 0));
     } else if (code == 76) {
       Map<String, Object> lost = event(id, "lost", key, token);
-      lost.put("reason", "RUN_LOST");
+      String reason = lostReason;
+      lost.put("reason", reason != null ? reason : "RUN_LOST");
       log.write(lost);
     } else if (code == 0 && token != 0) {
       log.write(event(id, "released", key, token));
@@ -149,6 +160,10 @@ final class LeaseRunProcess {
           return;
         }
         if (line.startsWith("lease")) {
+          Matcher lost = LOST.matcher(line);
+          if (lost.find()) {
+            lostReason = lost.group(1).toUpperCase(Locale.ROOT).replace(' ', '_');
+          }
           Map<String, Object> said = event(id, "run_stderr", key, 0);
           said.put("line", line);
           log.write(said);

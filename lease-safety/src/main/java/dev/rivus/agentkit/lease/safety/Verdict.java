@@ -32,7 +32,8 @@ public final class Verdict {
       Map.of(
           "P1", "store lost on purpose",
           "P3", "the holder's key lock lost: a database session ended",
-          "P6", "clock jumped");
+          "P6", "clock jumped",
+          "P7", "the lease process's key lock lost: a database session ended");
 
   private final Findings findings;
   private final String shortfall;

@@ -66,6 +66,20 @@ class StorageAndLeaseRunCheckerTest {
     assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.FAIL);
   }
 
+  /** A database session that held the key lock can end: then only the token protects. */
+  @Test
+  void aTreeThatTalksOnAfterItsLeaseLostItsKeyLockIsReportedApart() {
+    History history = leaseRunThenSuccessor();
+    history.event(40, "r5.1", "lost", "k1", 10, "reason", "KEY_LOCK_LOST");
+    history.write("k1", 10, "r5.1", 1, false).op("EXIT", "k1", 10, "r5.1").finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P7")).isEqualTo(2);
+    assertThat(verdict.report()).anyMatch(line -> line.contains("key lock lost"));
+  }
+
   @Test
   void aProcessOfAKilledTreeLeftRunningViolatesP7() {
     History history =
