@@ -10,14 +10,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * The faults after which the running repositories are unusable ({@code StoreLost}, by design): the
  * store deleted ({@code store_delete}), swapped for a copy ({@code store_replace}), or damaged
- * beyond use ({@code db_truncate}), and what an operator then does: lets 0.5 s pass for the holders
- * to notice, deletes a damaged store, stops every worker and starts them on the new store.
+ * beyond use ({@code db_truncate}, {@code db_corrupt}), and what an operator then does: lets 0.5 s
+ * pass for the holders to notice, deletes a damaged store, stops every worker and starts them on
+ * the new store. What the workers met meanwhile goes to the driver's log ({@link WhatWorkersSaw}).
  *
  * <p>Not thread-safe: the fault loop owns it.
  */
@@ -48,8 +50,12 @@ final class LostStore {
    */
   void lose(String kind, Damage damage, boolean deleteAfter)
       throws IOException, InterruptedException {
+    // A worker that opens a damaged store fails to start: the harness's doing (a respawn just
+    // before, or the noisy worker started last), not the library's.
+    workers.awaitWorkersOpen();
     workers.pauseLeaseRuns(); // no new lease run on a store that is going away
     try {
+      long faultNanos = System.nanoTime(); // a worker may meet the damage before it is logged
       String how = damage.apply();
       Map<String, Object> line = site.fault(kind);
       line.put("how", how);
@@ -58,7 +64,8 @@ final class LostStore {
       if (deleteAfter) {
         deleteStore();
       }
-      workers.restartAll();
+      List<String> stopped = workers.restartAll();
+      WhatWorkersSaw.log(site, kind, faultNanos, stopped);
     } finally {
       workers.resumeLeaseRuns();
     }

@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
  * a full disk is not injected (said in the driver's log).
  *
  * <ul>
- *   <li>{@code record_corrupt}, {@code record_truncate} (files), {@code db_truncate} (SQLite):
- *       {@link StoreDamage}.
+ *   <li>{@code record_corrupt}, {@code record_truncate} (files), {@code db_truncate}, {@code
+ *       db_corrupt} (SQLite): {@link StoreDamage}.
  *   <li>{@code store_delete}, {@code store_replace}, and the restart of every worker after a lost
  *       store: {@link LostStore}, {@link WorkerRestarts}.
  *   <li>{@code read_only}: {@link ReadOnlyStore}; {@code full_disk}: {@link FullDisk}.
@@ -46,6 +46,7 @@ final class StorageFaults implements AutoCloseable {
           "record_corrupt",
           "record_truncate",
           "db_truncate",
+          "db_corrupt",
           "store_delete",
           "store_replace",
           "read_only",
@@ -54,7 +55,19 @@ final class StorageFaults implements AutoCloseable {
 
   /** The kinds after which the store is a new one: P1 reports a token going down apart. */
   static final Set<String> STORE_LOSSES =
-      Set.of("record_corrupt", "record_truncate", "db_truncate", "store_delete", "store_replace");
+      Set.of(
+          "record_corrupt",
+          "record_truncate",
+          "db_truncate",
+          "db_corrupt",
+          "store_delete",
+          "store_replace");
+
+  /**
+   * A system property that limits the rotation to the kinds it names, comma-separated (those the
+   * phase can do; if none, it is ignored): {@code -Dlease.safety.storage-faults=db_corrupt}.
+   */
+  static final String ONLY_PROPERTY = "lease.safety.storage-faults";
 
   private final StoreSite site;
   private final WorkerRestarts workers;
@@ -119,7 +132,12 @@ final class StorageFaults implements AutoCloseable {
           new ArrayList<>(
               site.kind() == StoreKind.SQLITE
                   ? List.of(
-                      "db_truncate", "store_delete", "store_replace", "read_only", "exclusive_txn")
+                      "db_truncate",
+                      "db_corrupt",
+                      "store_delete",
+                      "store_replace",
+                      "read_only",
+                      "exclusive_txn")
                   : List.of(
                       "record_corrupt",
                       "record_truncate",
@@ -128,6 +146,13 @@ final class StorageFaults implements AutoCloseable {
                       "read_only"));
       if (fullDisk.available()) {
         round.add("full_disk");
+      }
+      String only = System.getProperty(ONLY_PROPERTY, "").trim();
+      if (!only.isEmpty()) {
+        // To attack one kind over and over: the kinds named that this phase can do, else all.
+        List<String> named = new ArrayList<>(round);
+        named.retainAll(List.of(only.split("\\s*,\\s*")));
+        round = named.isEmpty() ? round : named;
       }
       Collections.shuffle(round, r);
       plan.addAll(round);
@@ -142,6 +167,9 @@ final class StorageFaults implements AutoCloseable {
           break;
         case "db_truncate":
           lost.lose(kind, damage::truncateDatabase, true);
+          break;
+        case "db_corrupt":
+          lost.lose(kind, () -> damage.corruptPage(r), true);
           break;
         case "store_delete":
           lost.lose(kind, lost::deleteStore, false);
