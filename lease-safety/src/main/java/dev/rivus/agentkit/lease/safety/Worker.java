@@ -10,6 +10,7 @@ import dev.rivus.agentkit.lease.LeaseException;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
@@ -20,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * A worker's loop: acquire a random key, run fenced work on the protected resource with the token
  * (ENTER, a few READ–sleep–WRITE steps, EXIT), release; log one line per event. Every library call
  * runs under the watchdog's deadline. Expected failures are logged by type; anything else escaping
- * the library is logged as {@code raw}, a violation.
+ * the library is logged as {@code raw}, a violation. After a repository failure the next cycle
+ * waits a little, longer after each failure in a row ({@link FailureBackOff}).
  *
  * <p>Not thread-safe: one worker per thread.
  */
@@ -33,6 +35,7 @@ final class Worker {
   private final Watchdog watchdog;
   private final Random random;
   private final @Nullable SideTransactions side;
+  private final FailureBackOff backOff = new FailureBackOff();
 
   Worker(
       WorkerSettings settings,
@@ -60,10 +63,16 @@ final class Worker {
     this.random = new Random(settings.seed());
   }
 
-  /** Runs cycles until {@code stopping} says so. */
+  /**
+   * Runs cycles until {@code stopping} says so, pausing after repository failures ({@link
+   * FailureBackOff}).
+   */
   void run(BooleanSupplier stopping) {
     while (!stopping.getAsBoolean()) {
       cycle(settings.keys().get(random.nextInt(settings.keys().size())));
+      if (!backOff.pause(stopping)) {
+        return; // interrupted: nobody interrupts a worker but its JVM's end
+      }
     }
   }
 
@@ -96,11 +105,16 @@ final class Worker {
     Duration maxWait = Duration.ofMillis(random.nextInt(4) == 0 ? 0 : 200 + random.nextInt(3000));
     try (Watchdog.Watch watch = watchdog.watch("acquire", key)) {
       Lease lease = leases.acquire(key, maxWait);
+      backOff.succeeded();
       log.write(event("acquire_ok", key, lease.generation()));
       return lease;
     } catch (LeaseHeld held) {
+      backOff.succeeded(); // the store answered
       log.write(event("acquire_held", key, held.generation()));
     } catch (LeaseException failure) {
+      if (failure instanceof LeaseRepositoryFailure) {
+        backOff.failed();
+      }
       Map<String, Object> line = event("acquire_failed", key, 0);
       line.put("error", failure.getClass().getSimpleName());
       line.put("message", String.valueOf(failure.getMessage()));
@@ -122,6 +136,9 @@ final class Worker {
       line.put("reason", lost.reason().name());
       log.write(line);
     } catch (LeaseException failure) {
+      if (failure instanceof LeaseRepositoryFailure) {
+        backOff.failed();
+      }
       Map<String, Object> line = event("fenced_failed", key, lease.generation());
       line.put("error", failure.getClass().getSimpleName());
       line.put("message", String.valueOf(failure.getMessage()));

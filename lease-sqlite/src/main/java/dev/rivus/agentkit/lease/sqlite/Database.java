@@ -5,12 +5,14 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.StoreLost;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,7 +37,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Once opened, every call first checks that the file at the path is still the one opened ({@link
  * StoreIdentity}), and an SQLite error that means the file is no longer a lease database (corrupt,
- * not a database, its table gone) is reported as the loss of the store too.
+ * not a database, its table gone) is reported as the loss of the store too. Once a loss of the
+ * store was reported, every later call fails with it: the repository stays unusable ({@link
+ * StoreLost}).
  *
  * <p>Thread-safe.
  */
@@ -56,6 +60,15 @@ final class Database implements AutoCloseable {
   private volatile boolean closed;
   private volatile @Nullable StoreIdentity identity;
   private volatile boolean opened;
+
+  /**
+   * The first loss of the store this repository reported, once it did: every later call fails with
+   * it too. A corrupt file is not corrupt for every statement (a damaged page is read only by the
+   * statements that need it, and a connection that still has the page in its cache reads the good
+   * copy), so without it a repository that had just said "the store is lost, open a new one" went
+   * on granting leases on the damaged file.
+   */
+  private final AtomicReference<@Nullable StoreLost> lost = new AtomicReference<>();
 
   /** A unit of work on one connection; may be run again after a busy result. */
   @FunctionalInterface
@@ -106,15 +119,32 @@ final class Database implements AutoCloseable {
   }
 
   /**
-   * Checks that the file at the path is still the one opened.
+   * Checks that the file at the path is still the one opened, and that no call found the store lost
+   * before.
    *
-   * @throws dev.rivus.agentkit.lease.StoreLost if it is not
+   * @throws dev.rivus.agentkit.lease.StoreLost if it is not, or one did
    */
   void checkIdentity() {
+    StoreLost first = lost.get();
+    if (first != null) {
+      throw new StoreLost(String.valueOf(first.getMessage()), first);
+    }
     StoreIdentity current = identity;
     if (current != null) {
-      current.check();
+      try {
+        current.check();
+      } catch (StoreLost gone) {
+        throw remember(gone);
+      }
     }
+  }
+
+  /** Keeps the first loss of the store, so that every later call fails with it. */
+  private StoreLost remember(StoreLost loss) {
+    if (opened) {
+      lost.compareAndSet(null, loss);
+    }
+    return loss;
   }
 
   /** How many transactions this repository committed; for tests that count them. */
@@ -220,12 +250,17 @@ final class Database implements AutoCloseable {
     if (current != null && opened) {
       String change = current.change();
       if (change != null) {
-        return current.lost(change, e);
+        return remember(current.lost(change, e));
       }
       if (SqliteFailures.meansNoLeaseDatabase(e)) {
-        return current.lost(
-            "is no longer a lease database (" + failures.explain(e) + ": " + e.getMessage() + ")",
-            e);
+        return remember(
+            current.lost(
+                "is no longer a lease database ("
+                    + failures.explain(e)
+                    + ": "
+                    + e.getMessage()
+                    + ")",
+                e));
       }
     }
     return failures.translate(key, operation, e);

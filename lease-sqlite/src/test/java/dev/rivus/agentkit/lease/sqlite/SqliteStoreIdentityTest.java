@@ -18,9 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -280,6 +282,57 @@ class SqliteStoreIdentityTest {
       assertThat(closed.isHeld()).isTrue();
       closed.close();
       assertThat(closed.isHeld()).as("key lock after close").isFalse();
+    }
+  }
+
+  /**
+   * Found by the safety harness ({@code db_corrupt}: one page of the database overwritten with
+   * random bytes under running workers): a worker's acquisition failed with {@link StoreLost} ("no
+   * longer a lease database ... corrupt"), and 25 ms later the same repository granted it another
+   * key, on the damaged file, since only the statements that read the damaged page failed.
+   */
+  @Test
+  void aRepositoryThatFoundItsDatabaseCorruptFailsEveryLaterCallNotOnlyThoseOnTheDamagedPage()
+      throws Exception {
+    String first = "key-000-" + "x".repeat(200);
+    String last = "key-199-" + "x".repeat(200);
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      for (int i = 0; i < 200; i++) {
+        repository.save(Samples.firstWrite(String.format("key-%03d-%s", i, "x".repeat(200)), "h"));
+      }
+    } // the last connection checkpoints the WAL into the file
+    long page;
+    long pageSize;
+    try (Connection sqlite = DriverManager.getConnection("jdbc:sqlite:" + database());
+        Statement statement = sqlite.createStatement();
+        ResultSet leftmost =
+            statement.executeQuery(
+                "SELECT pageno, pgsize FROM dbstat WHERE name = 'lease' AND path = '/000/'")) {
+      assumeThat(leftmost.next()).as("the lease table spans several pages").isTrue();
+      page = leftmost.getLong(1); // the first leaf: the lowest keys
+      pageSize = leftmost.getLong(2);
+    }
+    try (RandomAccessFile file = new RandomAccessFile(database().toFile(), "rw")) {
+      byte[] garbage = new byte[(int) pageSize];
+      new Random(42).nextBytes(garbage);
+      file.seek((page - 1) * pageSize);
+      file.write(garbage);
+    }
+
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      assertThatThrownBy(() -> repository.load(first))
+          .isInstanceOf(StoreLost.class)
+          .hasMessageContaining("no longer a lease database")
+          .hasMessageContaining("corrupt");
+      for (ThrowingCallable call :
+          List.<ThrowingCallable>of(
+              () -> repository.load(last), // on another page, which SQLite reads well
+              () -> repository.save(Samples.firstWrite("new", "h")),
+              () -> repository.lockKey("new"))) {
+        assertThatThrownBy(call)
+            .isInstanceOf(StoreLost.class)
+            .hasMessageContaining("no longer a lease database");
+      }
     }
   }
 
