@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * the resource), prints each phase's report and exits 0 only if every phase passed: no violation
  * and enough activity, and for the negative control, violations found (2 if the phases that ran
  * passed but some were skipped). Options: {@code --workers N} (4), {@code --out DIR} (a new
- * temporary directory; the logs stay there), {@code --no-negative-control}.
+ * temporary directory; the logs stay there), {@code --no-negative-control}, {@code --no-tmpfs} (no
+ * tmpfs on the store, as where the driver cannot mount one: a full disk is injected with {@code
+ * strace}).
  */
 public final class SafetyMain {
 
@@ -61,6 +63,7 @@ public final class SafetyMain {
       System.err.println(
           "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all]"
               + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]"
+              + " [--no-tmpfs]"
               + " [--min-fenced-operations N] [--min-faults N]");
       System.exit(64);
       return;
@@ -194,6 +197,11 @@ public final class SafetyMain {
         String name = args[i];
         if (name.equals("--no-negative-control")) {
           options.negativeControl = false;
+          continue;
+        }
+        if (name.equals("--no-tmpfs")) {
+          // As where the driver cannot mount one: a full disk is then injected with strace.
+          System.setProperty(StorageFaults.NO_TMPFS_PROPERTY, "true");
           continue;
         }
         if (i + 1 >= args.length) {

@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * Storage faults of the {@code file} and {@code sqlite} phases: chooses the next kind from a seeded
  * rotation, has the class that does it do it, and logs a failure to do it ({@code storage_error}).
  * The store lives in the phase's {@code store} directory, which is a small tmpfs (8 MB) that the
- * driver mounts itself when it runs as root and {@code mount} works; else a plain directory, where
- * a full disk is not injected (said in the driver's log).
+ * driver mounts itself when it runs as root and {@code mount} works (and {@link #NO_TMPFS_PROPERTY}
+ * does not forbid it); else a plain directory, where a full disk is injected with {@code strace},
+ * or not at all without it (said in the driver's log).
  *
  * <ul>
  *   <li>{@code record_corrupt}, {@code record_truncate} (files), {@code db_truncate}, {@code
@@ -69,6 +70,13 @@ final class StorageFaults implements AutoCloseable {
    */
   static final String ONLY_PROPERTY = "lease.safety.storage-faults";
 
+  /**
+   * A system property that keeps the driver from mounting a tmpfs on the store, as where it cannot
+   * ({@code --no-tmpfs}): a full disk is then injected with {@code strace}, and a read-only store
+   * made with {@code chattr +i}.
+   */
+  static final String NO_TMPFS_PROPERTY = "lease.safety.no-tmpfs";
+
   private final StoreSite site;
   private final WorkerRestarts workers;
   private final StoreDamage damage;
@@ -104,13 +112,25 @@ final class StorageFaults implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make " + dir, e);
     }
+    boolean forbidden = Boolean.getBoolean(NO_TMPFS_PROPERTY);
     boolean mounted =
-        isRoot() && run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", dir.toString()) == 0;
+        !forbidden
+            && isRoot()
+            && run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", dir.toString()) == 0;
+    StorageFaults faults =
+        new StorageFaults(
+            new StoreSite(store, phaseDir, dir, store.storePath(phaseDir), mounted, log));
     Map<String, Object> line = StoreSite.note("store");
-    line.put("how", mounted ? "tmpfs 8m mounted by the driver" : "plain directory (no tmpfs)");
+    line.put(
+        "how",
+        mounted
+            ? "tmpfs 8m mounted by the driver"
+            : forbidden
+                ? "plain directory (no tmpfs: " + NO_TMPFS_PROPERTY + ")"
+                : "plain directory (no tmpfs)");
+    line.put("full_disk", faults.fullDisk.way());
     log.write(line);
-    return new StorageFaults(
-        new StoreSite(store, phaseDir, dir, store.storePath(phaseDir), mounted, log));
+    return faults;
   }
 
   /** Gives the faults what they restart after a lost store, and their seed. */
