@@ -57,13 +57,16 @@ final class DatabaseFaults {
 
   /**
    * Ends every session of the {@code lease run} process that holds its lease now (waiting up to 3 s
-   * for one), through its slot's proxy; the log line names the run.
+   * for one), through its slot's proxy; the log line names the run. Returns whether it struck: not
+   * when no run was under way.
    */
-  void endSessions(LeaseRunSlot runs) throws InterruptedException {
+  boolean endSessions(LeaseRunSlot runs) throws InterruptedException {
     LeaseRunProcess victim = runs.awaitLongHolder();
-    if (victim != null) {
-      endSessions(database.leaseRunIndex(), victim.fault("db_kill"));
+    if (victim == null) {
+      return false;
     }
+    endSessions(database.leaseRunIndex(), victim.fault("db_kill"));
+    return true;
   }
 
   private void endSessions(int proxy, Map<String, Object> line) {
@@ -120,13 +123,15 @@ final class DatabaseFaults {
   /**
    * Cuts the network of a {@code lease run} process that holds its lease, with a command that
    * outlives the TTL (asked for, and waited for up to 10 s), for the cut's length, then heals it;
-   * the log lines name the run.
+   * the log lines name the run. Returns whether it struck: not when no run was under way.
    */
-  void cut(LeaseRunSlot runs) throws InterruptedException {
+  boolean cut(LeaseRunSlot runs) throws InterruptedException {
     LeaseRunProcess victim = runs.awaitLongHolder();
-    if (victim != null) {
-      cut(database.leaseRunIndex(), victim::fault);
+    if (victim == null) {
+      return false;
     }
+    cut(database.leaseRunIndex(), victim::fault);
+    return true;
   }
 
   private void cut(int index, Function<String, Map<String, Object>> fault)

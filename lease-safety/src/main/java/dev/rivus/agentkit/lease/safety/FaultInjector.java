@@ -5,13 +5,14 @@
 package dev.rivus.agentkit.lease.safety;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Deque;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,53 +28,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class FaultInjector {
 
-  /** The kinds of fault, by their name in the driver's log. */
-  enum Kind {
-    KILL,
-    STOP,
-    WALL,
-    MONO,
-    /** One of the store's faults ({@link StorageFaults}), where the phase has them. */
-    STORAGE,
-    /** {@code kill -9} of a {@code lease run} process ({@link LeaseRunSlot}). */
-    RUN_KILL,
-    /** {@code SIGSTOP} of a {@code lease run} process. */
-    RUN_STOP,
-    /** A {@code lease run} process's stderr left unread. */
-    RUN_STDERR,
-    /** A noisy library worker's stderr left unread ({@link NoisyWorker}). */
-    STDERR,
-    /** A holder's database sessions ended by the server (database phases only). */
-    DB_KILL,
-    /** A holder's network to the database cut, then healed (database phases only). */
-    DB_CUT,
-    /** The database server restarted (a private server's phase only). */
-    DB_RESTART,
-    /** A {@code lease run} holder's database sessions ended ({@code db_kill} in the log). */
-    RUN_DB_KILL,
-    /** A {@code lease run} holder's network to the database cut ({@code db_cut} in the log). */
-    RUN_DB_CUT;
-
-    boolean needsDatabase() {
-      return this == DB_KILL
-          || this == DB_CUT
-          || this == DB_RESTART
-          || this == RUN_DB_KILL
-          || this == RUN_DB_CUT;
-    }
-  }
-
   private final Random random;
   private final List<WorkerSlot> slots;
   private final ResourceClient resource;
   private final JsonLines log;
   private final Duration stopFor;
   private final boolean stopFirst;
-  private final Deque<Kind> plan = new ArrayDeque<>();
   private final @Nullable DatabaseFaults database;
   private @Nullable StorageFaults storage;
   private @Nullable LeaseRunSlot runs;
-  private boolean startedRounds;
   private @Nullable NoisyWorker noisy;
 
   FaultInjector(
@@ -128,95 +91,58 @@ final class FaultInjector {
     return this;
   }
 
-  private boolean available(Kind kind) {
-    switch (kind) {
-      case STDERR:
-        return noisy != null;
-      case STORAGE:
-        return storage != null;
-      case RUN_KILL:
-      case RUN_STOP:
-      case RUN_STDERR:
-      case RUN_DB_KILL:
-      case RUN_DB_CUT:
-        return runs != null;
-      default:
-        return true;
+  /** The kinds this phase can inject: those of the parts it has. */
+  private Set<FaultKind> kinds() {
+    Set<FaultKind> kinds =
+        EnumSet.of(FaultKind.KILL, FaultKind.STOP, FaultKind.WALL, FaultKind.MONO);
+    if (storage != null) {
+      kinds.add(FaultKind.STORAGE);
     }
+    if (noisy != null) {
+      kinds.add(FaultKind.STDERR);
+    }
+    if (runs != null) {
+      kinds.addAll(EnumSet.of(FaultKind.RUN_KILL, FaultKind.RUN_STOP, FaultKind.RUN_STDERR));
+    }
+    if (database != null) {
+      kinds.addAll(EnumSet.of(FaultKind.DB_KILL, FaultKind.DB_CUT));
+      if (runs != null) {
+        kinds.addAll(EnumSet.of(FaultKind.RUN_DB_KILL, FaultKind.RUN_DB_CUT));
+      }
+      if (database.canRestart()) {
+        kinds.add(FaultKind.DB_RESTART);
+      }
+    }
+    return kinds;
   }
 
   /** Injects faults until {@code deadlineNanos} ({@code System.nanoTime()}). */
   void run(long deadlineNanos) throws InterruptedException {
+    FaultPlan plan = new FaultPlan(random, kinds(), stopFirst);
     while (System.nanoTime() < deadlineNanos) {
       reapCrashes();
       Thread.sleep(200 + random.nextInt(800)); // pacing between faults, not synchronisation
       if (System.nanoTime() >= deadlineNanos) {
         break;
       }
-      inject(next());
+      FaultKind kind = plan.next();
+      if (!inject(kind)) {
+        // No lease run was under way to strike (one had just ended, or the server was down): try
+        // again after the next fault, so that a phase still gets the fault families it needs.
+        Map<String, Object> line = JsonLines.fields("t", System.nanoTime());
+        line.put("note", "fault_deferred");
+        line.put("kind", kind.name().toLowerCase(Locale.ROOT));
+        log.write(line);
+        plan.defer(kind);
+      }
     }
     reapCrashes();
   }
 
-  private Kind next() {
-    if (plan.isEmpty()) {
-      List<Kind> round = new ArrayList<>(List.of(Kind.values()));
-      round.removeIf(
-          kind ->
-              !available(kind)
-                  || (kind.needsDatabase()
-                      && (database == null
-                          || (kind == Kind.DB_RESTART && !database.canRestart()))));
-      if (storage != null) {
-        round.add(Kind.STORAGE); // twice a round: the store has more kinds of fault than a worker
-      }
-      if (database != null && database.canRestart()) {
-        // Twice a round (one opens it, below): the rounds are long, and the phase is there for
-        // its restarts.
-        round.add(Kind.DB_RESTART);
-      }
-      Collections.shuffle(round, random);
-      if (!startedRounds) {
-        // The first round opens with one fault of each family the phase is there for (what
-        // Phase.thresholds requires), so that even a short phase has them all.
-        List<Kind> opening = new ArrayList<>();
-        if (storage != null) {
-          opening.add(Kind.STORAGE);
-        }
-        if (runs != null) {
-          opening.add(
-              List.of(Kind.RUN_KILL, Kind.RUN_STOP, Kind.RUN_STDERR).get(random.nextInt(3)));
-        }
-        if (noisy != null) {
-          opening.add(Kind.STDERR);
-        }
-        opening.addAll(List.of(Kind.KILL, Kind.STOP));
-        if (database != null) {
-          opening.addAll(List.of(Kind.DB_KILL, Kind.DB_CUT));
-          if (runs != null) {
-            // A lease run hit through the database too.
-            opening.add(random.nextBoolean() ? Kind.RUN_DB_KILL : Kind.RUN_DB_CUT);
-          }
-        }
-        opening.forEach(round::remove);
-        round.addAll(0, opening);
-      }
-      startedRounds = true;
-      if (stopFirst) {
-        round.remove(Kind.STOP);
-        round.add(0, Kind.STOP);
-      }
-      if (database != null && database.canRestart()) {
-        // A phase on a private server is there for its restarts: one opens every round.
-        round.remove(Kind.DB_RESTART);
-        round.add(0, Kind.DB_RESTART);
-      }
-      plan.addAll(round);
-    }
-    return plan.removeFirst();
-  }
-
-  private void inject(Kind kind) throws InterruptedException {
+  /**
+   * Injects {@code kind}; returns false if it found no victim (a {@code lease run} not running).
+   */
+  private boolean inject(FaultKind kind) throws InterruptedException {
     switch (kind) {
       case KILL:
         kill(holder());
@@ -240,15 +166,9 @@ final class FaultInjector {
         }
         break;
       case RUN_DB_KILL:
-        if (database != null) {
-          database.endSessions(java.util.Objects.requireNonNull(runs));
-        }
-        break;
+        return database == null || database.endSessions(Objects.requireNonNull(runs));
       case RUN_DB_CUT:
-        if (database != null) {
-          database.cut(java.util.Objects.requireNonNull(runs));
-        }
-        break;
+        return database == null || database.cut(Objects.requireNonNull(runs));
       case DB_RESTART:
         if (database != null) {
           // Down for less than a TTL or for longer than the longest, at random.
@@ -256,21 +176,17 @@ final class FaultInjector {
         }
         break;
       case STORAGE:
-        java.util.Objects.requireNonNull(storage).inject();
+        Objects.requireNonNull(storage).inject();
         break;
       case RUN_KILL:
-        java.util.Objects.requireNonNull(runs).kill();
-        break;
+        return Objects.requireNonNull(runs).kill();
       case RUN_STOP:
-        java.util.Objects.requireNonNull(runs).stop(stopFor);
-        break;
+        return Objects.requireNonNull(runs).stop(stopFor);
       case RUN_STDERR:
-        java.util.Objects.requireNonNull(runs)
+        return Objects.requireNonNull(runs)
             .blockStderr(Duration.ofMillis(1000 + random.nextInt(2000)));
-        break;
       case STDERR:
-        java.util.Objects.requireNonNull(noisy)
-            .block(Duration.ofMillis(1000 + random.nextInt(3000)));
+        Objects.requireNonNull(noisy).block(Duration.ofMillis(1000 + random.nextInt(3000)));
         break;
       case MONO:
       default:
@@ -279,6 +195,7 @@ final class FaultInjector {
         jump(mono, "mono", "MONO", Duration.ofMillis(ttl + random.nextInt((int) ttl)));
         break;
     }
+    return true;
   }
 
   /** A worker inside a fenced section, if one is within two seconds; else any worker. */

@@ -34,10 +34,11 @@ final class LeaseRunFaults {
     this.driverLog = driverLog;
   }
 
-  void kill() throws InterruptedException {
+  /** Returns whether it struck: not when no run was under way. */
+  boolean kill() throws InterruptedException {
     LeaseRunProcess victim = slot.awaitHolder();
     if (victim == null) {
-      return;
+      return false;
     }
     Thread.sleep(random.nextInt(300)); // somewhere inside the section
     Map<String, Object> line = victim.fault("run_kill");
@@ -45,6 +46,7 @@ final class LeaseRunFaults {
     driverLog.write(line);
     victim.kill();
     awaitTreeGone(victim);
+    return true;
   }
 
   /** P7's second half: no process of the killed tree may survive (searched in {@code /proc}). */
@@ -62,10 +64,11 @@ final class LeaseRunFaults {
     log.write(line);
   }
 
-  void stop(Duration stopFor) throws InterruptedException {
+  /** Returns whether it struck: not when no run was under way. */
+  boolean stop(Duration stopFor) throws InterruptedException {
     LeaseRunProcess victim = slot.awaitHolder();
     if (victim == null) {
-      return;
+      return false;
     }
     victim.signal("STOP");
     Map<String, Object> line = victim.fault("run_stop");
@@ -75,12 +78,14 @@ final class LeaseRunFaults {
     Thread.sleep(stopFor.toMillis()); // the fault itself
     victim.signal("CONT");
     driverLog.write(victim.fault("cont"));
+    return true;
   }
 
-  void blockStderr(Duration hold) throws InterruptedException {
+  /** Returns whether it struck: not when no run was under way. */
+  boolean blockStderr(Duration hold) throws InterruptedException {
     LeaseRunProcess victim = slot.awaitHolder();
     if (victim == null) {
-      return;
+      return false;
     }
     victim.blockStderr(true);
     Map<String, Object> line = victim.fault("run_stderr");
@@ -92,5 +97,6 @@ final class LeaseRunFaults {
       victim.blockStderr(false);
     }
     driverLog.write(victim.fault("cont"));
+    return true;
   }
 }

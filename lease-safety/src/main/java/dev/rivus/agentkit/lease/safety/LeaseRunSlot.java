@@ -158,16 +158,19 @@ final class LeaseRunSlot implements AutoCloseable {
     return awaitHolder();
   }
 
-  void kill() throws InterruptedException {
-    faults.kill();
+  /** {@code kill -9} of the run under way; returns whether one was. */
+  boolean kill() throws InterruptedException {
+    return faults.kill();
   }
 
-  void stop(Duration stopFor) throws InterruptedException {
-    faults.stop(stopFor);
+  /** {@code SIGSTOP} of the run under way for {@code stopFor}; returns whether one was. */
+  boolean stop(Duration stopFor) throws InterruptedException {
+    return faults.stop(stopFor);
   }
 
-  void blockStderr(Duration hold) throws InterruptedException {
-    faults.blockStderr(hold);
+  /** The run under way's stderr left unread for {@code hold}; returns whether one was. */
+  boolean blockStderr(Duration hold) throws InterruptedException {
+    return faults.blockStderr(hold);
   }
 
   synchronized void pause() {
