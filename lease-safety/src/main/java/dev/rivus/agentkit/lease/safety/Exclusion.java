@@ -22,7 +22,10 @@ import java.util.Set;
  * session ended or a server restarted under it: {@code KEY_LOCK_LOST}) had not yet said EXIT. The
  * databases' fence is a lock of the holder's session, which can be lost; the library then ends the
  * work as a loss, but cannot stop a request already on its way, and only the token at the resource
- * (P2) protects it then.
+ * (P2) protects it then. So is a successor that got its lease from a new store, after the driver
+ * deleted or swapped the store with its key-lock files on purpose, while a holder of the old store
+ * was still inside: the two key locks are two files then, and the old holder gives its lease up
+ * only at its next renewal round, as docs/sqlite.md says ("Resetting a store").
  */
 final class Exclusion {
 
@@ -52,7 +55,13 @@ final class Exclusion {
                 if (!other.equals(worker) && !LeaseRunOverlap.isLeaseRun(other)) {
                   findings.report(
                       "P3",
-                      keyLockLost.contains(other + "/" + token),
+                      keyLockLost.contains(other + "/" + token)
+                          || logs.keyLockRemovedBetween(
+                              other,
+                              token,
+                              worker,
+                              e.path("token").asLong(),
+                              e.path("key").asText()),
                       "seq "
                           + e.path("seq").asLong()
                           + ": "

@@ -23,7 +23,9 @@ import java.util.Set;
  * <p>Reported apart: a tree that talks on after its {@code lease} lost its key lock ({@code
  * KEY_LOCK_LOST}: the database session that held it ended); the successor may then enter during the
  * command's grace, and only the token at the resource protects it (P2), as with a library holder's
- * lost key lock (P3).
+ * lost key lock (P3); and a tree that talks on after the driver deleted or swapped the store with
+ * its key-lock files on purpose, beside a successor that got its lease from the new store (P3 says
+ * why).
  */
 final class LeaseRunOverlap {
 
@@ -68,7 +70,13 @@ final class LeaseRunOverlap {
       if (isLeaseRun(worker) && next != null) {
         findings.report(
             "P7",
-            keyLockLost.contains(worker),
+            keyLockLost.contains(worker)
+                || logs.keyLockRemovedBetween(
+                    worker,
+                    e.path("token").asLong(),
+                    next.path("w").asText(),
+                    next.path("token").asLong(),
+                    key),
             "seq "
                 + e.path("seq").asLong()
                 + ": "

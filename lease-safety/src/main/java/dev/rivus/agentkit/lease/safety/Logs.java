@@ -114,6 +114,37 @@ final class Logs {
     return false;
   }
 
+  /**
+   * Whether {@code holder}'s lease on {@code key} with {@code token} was granted before a
+   * deliberate store loss that took the key-lock files with it ({@code "keyLock":"removed"} on the
+   * fault's line), and {@code successor}'s with {@code successorToken} after it: the two key locks
+   * were then two different files, which exclude each other no more than two stores do.
+   */
+  boolean keyLockRemovedBetween(
+      String holder, long token, String successor, long successorToken, String key) {
+    long before = grantedAt(holder, key, token);
+    long after = grantedAt(successor, key, successorToken);
+    for (JsonNode e : driver) {
+      if (StorageFaults.STORE_LOSSES.contains(e.path("fault").asText())
+          && e.path(LostStore.KEY_LOCK).asText().equals("removed")
+          && before < e.path("t").asLong()
+          && after > e.path("t").asLong()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** When {@code worker}'s acquisition of {@code key} with {@code token} returned, if it did. */
+  private long grantedAt(String worker, String key, long token) {
+    for (Acquisition a : acquisitions) {
+      if (a.worker().equals(worker) && a.key().equals(key) && a.token() == token) {
+        return a.okNanos();
+      }
+    }
+    return Long.MAX_VALUE; // never granted: no case apart
+  }
+
   private void index() {
     Map<String, Long> pendingStart = new HashMap<>();
     // The library tells its listener of an acquisition on its own thread: that line may come after

@@ -27,6 +27,12 @@ final class LostStore {
 
   private static final Duration SETTLE = Duration.ofMillis(500);
 
+  /**
+   * The field of a loss's log line that says whether it took the key-lock files with it ({@code
+   * removed}) or not ({@code kept}).
+   */
+  static final String KEY_LOCK = "keyLock";
+
   /** Damage done to the store; returns how, for the fault's log line. */
   @FunctionalInterface
   interface Damage {
@@ -59,6 +65,7 @@ final class LostStore {
       String how = damage.apply();
       Map<String, Object> line = site.fault(kind);
       line.put("how", how);
+      line.put(KEY_LOCK, removesKeyLock(kind, deleteAfter) ? "removed" : "kept");
       site.log().write(line);
       Thread.sleep(SETTLE.toMillis()); // the holders' next renewal finds the store gone
       if (deleteAfter) {
@@ -69,6 +76,18 @@ final class LostStore {
     } finally {
       workers.resumeLeaseRuns();
     }
+  }
+
+  /**
+   * Whether the loss takes the store's key-lock files with it, so that a holder's key lock no
+   * longer excludes a process that opens the new store at the path: a deleted store (or a damaged
+   * one, which the operator deletes), and on files a directory swapped for a copy (its lock files
+   * are copies too). An SQLite database swapped for a copy keeps its key-lock file beside it.
+   */
+  private boolean removesKeyLock(String kind, boolean deleteAfter) {
+    return deleteAfter
+        || kind.equals("store_delete")
+        || (kind.equals("store_replace") && site.kind() == StoreKind.FILE);
   }
 
   /** Removes the store: the directory of records, or everything in the store's directory. */

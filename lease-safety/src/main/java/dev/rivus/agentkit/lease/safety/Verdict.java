@@ -30,10 +30,16 @@ public final class Verdict {
   /** Why a property's cases are reported apart. */
   private static final Map<String, String> APART =
       Map.of(
-          "P1", "store lost on purpose",
-          "P3", "the holder's key lock lost: a database session ended",
-          "P6", "clock jumped",
-          "P7", "the lease process's key lock lost: a database session ended");
+          "P1",
+          "store lost on purpose",
+          "P3",
+          "the holder's key lock lost: a database session ended, or the store deleted with its"
+              + " key-lock files",
+          "P6",
+          "clock jumped",
+          "P7",
+          "the lease process's key lock lost: a database session ended, or the store deleted with"
+              + " its key-lock files");
 
   private final Findings findings;
   private final String shortfall;

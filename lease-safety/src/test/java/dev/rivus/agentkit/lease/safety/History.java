@@ -103,6 +103,14 @@ final class History {
     return this;
   }
 
+  /** A store lost on purpose: {@code keyLock} says whether its key-lock files went with it. */
+  History storeLoss(long atMs, String kind, String keyLock) {
+    driver.add(
+        JSON.valueToTree(
+            line("t", atMs * MS, "fault", kind, "w", "store", LostStore.KEY_LOCK, keyLock)));
+    return this;
+  }
+
   /** A driver line that is not a fault (a store's repair or restart). */
   History note(long atMs, String what) {
     driver.add(JSON.valueToTree(line("t", atMs * MS, "note", what)));

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,7 +35,9 @@ class SafetyHarnessTest {
   private static final Duration PHASE = Duration.ofSeconds(25);
   private static final Duration CONTROL = Duration.ofSeconds(10);
 
-  @TempDir Path out;
+  // Kept when the test fails: the phase's logs are what tells why.
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path out;
 
   @Test
   void findsNoViolationOnSqliteAndCatchesTheBrokenRepository() throws Exception {

@@ -130,6 +130,96 @@ class StorageAndLeaseRunCheckerTest {
     }
   }
 
+  /**
+   * w1.1 is inside k4 (token 500, granted at 0 ms) when the store goes at 2 ms; r5.1 gets token 900
+   * from a new store at 3 ms and enters beside it; w1.1's late write is refused by the token.
+   */
+  private static History enteredBesideAHolderOfALostStore(String kind, String keyLock) {
+    return new History()
+        .worker("w1.1", 3000)
+        .worker("r5.1", 2000)
+        .acquire("w1.1", "k4", 500, 0, 0, "AFTER_RELEASE")
+        .op("ENTER", "k4", 500, "w1.1")
+        .storeLoss(2, kind, keyLock)
+        .op("READ", "k4", 500, "w1.1", "value", 0L)
+        .acquire("r5.1", "k4", 900, 1, 3, "NEW")
+        .section("k4", 900, "r5.1")
+        .write("k4", 500, "w1.1", 1, false)
+        .op("EXIT", "k4", 500, "w1.1")
+        .finish();
+  }
+
+  /**
+   * The two key locks are two files once the store went with its key-lock files (docs/sqlite.md,
+   * "Resetting a store"): the old holder gives its lease up only at its next renewal round, and
+   * only the token protects the resource meanwhile (found in SafetyHarnessTest, seq 896 of a SQLite
+   * phase: r5.16 entered k4 on the new database 122 ms after store_delete).
+   */
+  @Test
+  void aSuccessorFromANewStoreBesideAHolderOfTheDeletedOneIsReportedApartWithWhatBecameOfIt() {
+    Verdict verdict = enteredBesideAHolderOfALostStore("store_delete", "removed").check();
+
+    assertThat(verdict.violations("P3")).isZero();
+    assertThat(verdict.reportedApart("P3")).isEqualTo(1);
+    assertThat(verdict.violations("P2")).isZero();
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.PASS);
+    assertThat(verdict.figures().get("store lost on purpose, old holders"))
+        .isEqualTo(
+            "1 with its key-lock files; fenced sections still open after it: 1 (the longest until"
+                + " 6 ms after it); their writes after another worker entered the key: refused 1,"
+                + " accepted 0");
+  }
+
+  /** An SQLite database swapped for a copy keeps its key-lock file: the key lock still excludes. */
+  @Test
+  void aSuccessorBesideAHolderViolatesP3WhenTheStoreLossKeptTheKeyLockFiles() {
+    Verdict verdict = enteredBesideAHolderOfALostStore("store_replace", "kept").check();
+
+    assertThat(verdict.violations("P3")).isEqualTo(1);
+    assertThat(verdict.reportedApart("P3")).isZero();
+    assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.FAIL);
+  }
+
+  @Test
+  void twoHoldersGrantedAfterTheSameStoreLossExcuseNothing() {
+    History history =
+        new History()
+            .worker("w1.1", 3000)
+            .worker("w2.1", 3000)
+            .storeLoss(0, "store_delete", "removed")
+            .acquire("w1.1", "k4", 500, 0, 1, "NEW")
+            .op("ENTER", "k4", 500, "w1.1")
+            .acquire("w2.1", "k4", 501, 1, 2, "TTL_TAKEOVER")
+            .section("k4", 501, "w2.1")
+            .op("EXIT", "k4", 500, "w1.1")
+            .finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P3")).isEqualTo(1);
+    assertThat(verdict.reportedApart("P3")).isZero();
+  }
+
+  @Test
+  void aLeaseRunTreeThatTalksOnBesideASuccessorFromANewStoreIsReportedApart() {
+    History history =
+        new History()
+            .worker("r5.1", 2000)
+            .worker("w1.1", 2000)
+            .acquire("r5.1", "k1", 10, 0, 0, "NEW")
+            .op("ENTER", "k1", 10, "r5.1")
+            .storeLoss(2, "store_delete", "removed")
+            .acquire("w1.1", "k1", 900, 2, 3, "NEW")
+            .section("k1", 900, "w1.1")
+            .write("k1", 10, "r5.1", 1, false)
+            .finish();
+
+    Verdict verdict = history.check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P7")).isEqualTo(1);
+  }
+
   @Test
   void aStoreLossNotBetweenTheTwoAcquisitionsExcusesNothing() {
     History history =
