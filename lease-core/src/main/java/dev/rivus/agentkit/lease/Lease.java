@@ -42,7 +42,11 @@ public interface Lease extends AutoCloseable {
   HolderIdentity holder();
 
   /**
-   * Tells whether this handle still holds the lease, as far as it knows.
+   * Tells whether this handle still holds the lease, as far as it knows. Once the time a holder
+   * gives up after its last successful renewal has passed (the TTL less a safety margin), the
+   * answer is {@code false} even if the manager's timer has not run yet (after a pause of the
+   * process, say): the lease is then declared lost ({@code EXPIRED}) by this call. Once it returns
+   * {@code false}, {@link #lost()} is complete.
    *
    * @return {@code false} once the lease is lost or released
    */

@@ -195,19 +195,19 @@ final class FencedRunner {
     try {
       result = work.run();
     } catch (InterruptedException e) {
-      if (call.interruptedByLoss() || lease.signal().isLost()) {
+      if (call.interruptedByLoss() || !lease.isHeld()) {
         // Reported as the loss; an interrupt from elsewhere that caused it is kept for the caller.
         call.workInterruptedAfterLoss();
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
       }
       throw e;
     } catch (Exception | Error e) {
-      if (lease.signal().isLost() && !(e instanceof Error)) {
+      if (!lease.isHeld() && !(e instanceof Error)) {
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
       }
       throw e;
     }
-    if (lease.signal().isLost()) {
+    if (!lease.isHeld()) {
       // The work ended, but the lease was lost while it ran: report the loss after it settled.
       throw lease.lossOrReleased().rethrown();
     }
@@ -215,7 +215,7 @@ final class FencedRunner {
   }
 
   private RuntimeException lostOr(WorkCall call, RuntimeException failure) {
-    if (call.interruptedByLoss() || lease.signal().isLost()) {
+    if (call.interruptedByLoss() || !lease.isHeld()) {
       return withSuppressed(lease.lossOrReleased().rethrown(), failure);
     }
     return failure;

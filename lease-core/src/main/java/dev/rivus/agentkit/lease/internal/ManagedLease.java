@@ -80,7 +80,16 @@ final class ManagedLease implements Lease {
 
   @Override
   public boolean isHeld() {
-    return !signal.isLost();
+    if (signal.isLost()) {
+      return false;
+    }
+    if (manager.ticker().nanoTime() - deadlineNanos() >= 0) {
+      // Past its deadline the lease is lost, whether or not the timer has run yet: after a pause
+      // (SIGSTOP, a frozen VM, a long GC) the thread that asks may wake before the timer does.
+      lose(LeaseLost.Reason.EXPIRED, null, lastFailure);
+      return false;
+    }
+    return true;
   }
 
   @Override

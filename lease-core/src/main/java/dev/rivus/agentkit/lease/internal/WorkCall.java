@@ -65,7 +65,7 @@ final class WorkCall implements LossSignal.Participant, FencingToken {
    * Moves from waiting to working; false if the lease was lost meanwhile (the work must not run).
    */
   synchronized boolean startWork() {
-    if (lossSeen || lease.signal().isLost()) {
+    if (lossSeen || !lease.isHeld()) {
       return false;
     }
     phase = Phase.WORKING;
