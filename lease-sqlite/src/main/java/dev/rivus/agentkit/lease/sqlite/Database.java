@@ -200,6 +200,11 @@ final class Database implements AutoCloseable {
       while (true) {
         attempts++;
         try {
+          if (attempts > 1) {
+            // The busy wait may be long: a store lost meanwhile (deleted, or found corrupt by
+            // another call) must fail this call too, not let it commit on the old file.
+            checkIdentity();
+          }
           if (session == null) {
             session = connections.take(mode);
           }

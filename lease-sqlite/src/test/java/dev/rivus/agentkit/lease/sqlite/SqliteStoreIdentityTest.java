@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -191,6 +192,46 @@ class SqliteStoreIdentityTest {
             .hasMessageContaining("Stop the processes");
       }
       assertThat(database()).as("a database made anew by the lost repository").doesNotExist();
+    }
+  }
+
+  /**
+   * A call that began before the store was lost and waits out a busy database is a later call too:
+   * it must not commit on the old file once it is gone (found in review: the busy retries did not
+   * look at the store again).
+   */
+  @Test
+  void aSaveWaitingOnABusyDatabaseFailsWithStoreLostOnceTheDatabaseIsDeletedMeanwhile()
+      throws Exception {
+    try (SqliteLeaseRepository repository =
+            SqliteLeaseRepository.open(
+                database(), SqliteOptions.builder().busyWait(Duration.ofMinutes(1)).build());
+        Connection blocker = DriverManager.getConnection("jdbc:sqlite:" + database());
+        Statement statement = blocker.createStatement()) {
+      repository.save(Samples.firstWrite("other", "h"));
+      statement.execute("BEGIN IMMEDIATE"); // another connection holds the write lock
+      CompletableFuture<String> outcome = new CompletableFuture<>();
+      Thread saver =
+          new Thread(
+              () -> {
+                try {
+                  repository.save(Samples.firstWrite("k", "h"));
+                  outcome.complete("saved");
+                } catch (RuntimeException e) {
+                  outcome.complete(e.getClass().getSimpleName());
+                }
+              },
+              "saver");
+      saver.start();
+      // Its first attempt found the database busy: it pauses between attempts.
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> saver.getState() == Thread.State.TIMED_WAITING);
+
+      StoreFiles.deleteAll(database());
+      statement.execute("ROLLBACK");
+
+      assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo("StoreLost");
     }
   }
 
