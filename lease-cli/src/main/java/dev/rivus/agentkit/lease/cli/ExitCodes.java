@@ -32,7 +32,10 @@ final class ExitCodes {
    */
   static final int REPOSITORY = 74;
 
-  /** The lease is held by another live holder (fail fast, or {@code --wait} ended): not run. */
+  /**
+   * The lease is held by another live holder (fail fast, or {@code --wait} ended), or its previous
+   * holder's command or fenced work still runs: not run.
+   */
   static final int HELD = 75;
 
   /** The lease was lost while the command ran; the command was terminated. */
@@ -59,9 +62,10 @@ final class ExitCodes {
       " 74:Repository failure: the lease store cannot be reached, created, opened, read or"
           + " written, or (status, list, --no-create-table) does not exist.";
   static final String HELD_LINE =
-      " 75:The lease is held by another live holder; command not run (run: or -E CODE).";
+      " 75:The lease is held by another live holder, or its previous holder's command still"
+          + " runs; command not run (run: or -E CODE).";
   static final String LOST_LINE =
-      " 76:The lease was lost before or while the command ran; it was terminated.";
+      " 76:The lease was lost before, while or as the command ran; it was stopped or not run.";
   static final String EXEC_LINE = "126:The command could not be executed; 127: not found.";
 
   private ExitCodes() {}

@@ -28,8 +28,12 @@ final class FencedCommand {
   /** How long the key lock may keep the command waiting before {@code lease} says so. */
   static final Duration REPORT_AFTER = Duration.ofSeconds(1);
 
+  /** {@link #commandCode} before the command returned. */
+  private static final int NOT_RETURNED = -1;
+
   private final PrintWriter err;
   private final boolean quiet;
+  private int commandCode = NOT_RETURNED;
 
   FencedCommand(PrintWriter err, boolean quiet) {
     this.err = err;
@@ -49,7 +53,8 @@ final class FencedCommand {
    * @param patience how long to wait for the key lock (real time)
    * @param command the command
    * @return the command's exit code, or {@link ExitCodes#LOST} if the lease was lost before it
-   *     started; a loss while it ran is the command's to report (it returns the lost code then)
+   *     started or as it ended (said on stderr); a loss while it ran is the command's to report (it
+   *     returns the lost code then)
    * @throws WaitingAcquirer.Held if the key lock was not free within {@code patience}
    * @throws InterruptedException if interrupted from elsewhere
    */
@@ -64,23 +69,17 @@ final class FencedCommand {
             if (!watch.begin()) {
               throw new GaveUp();
             }
-            return command.run();
+            commandCode = command.run();
+            return commandCode;
           });
     } catch (GaveUp | InterruptedException e) {
       if (!watch.gaveUp()) {
         throw e;
       }
       Thread.interrupted(); // the watcher's interrupt, which ended the wait
-      throw new WaitingAcquirer.Held(
-          "lease '"
-              + lease.key()
-              + "' is held (generation "
-              + lease.generation()
-              + "), but the fenced work of its previous holder still holds the key lock after "
-              + DurationConverter.format(patience)
-              + " (a process stopped inside it keeps it); not running the command");
+      throw held(lease, patience);
     } catch (LeaseLost lost) {
-      if (watch.started()) {
+      if (commandCode == ExitCodes.LOST) {
         return ExitCodes.LOST; // the command ran and was stopped; the supervisor said so
       }
       err.println(
@@ -90,15 +89,37 @@ final class FencedCommand {
               + lease.generation()
               + " was lost ("
               + lost.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-              + ") before the command started");
+              + ") "
+              + (commandCode == NOT_RETURNED
+                  ? "before the command started"
+                  : "as the command ended (it exited with " + commandCode + ")"));
       err.flush();
       return ExitCodes.LOST;
+    } catch (RuntimeException failure) {
+      if (watch.gaveUp() && !watch.started()) {
+        // The watcher's interrupt came just after the key lock was taken and failed the re-read
+        // of the record (an interrupted wait for a connection): the wait ran out all the same.
+        Thread.interrupted();
+        throw held(lease, patience);
+      }
+      throw failure;
     } finally {
       if (watch.end()) {
         Thread.interrupted(); // given up as the call ended another way: the interrupt was ours
       }
       watcher.interrupt();
     }
+  }
+
+  private static WaitingAcquirer.Held held(Lease lease, Duration patience) {
+    return new WaitingAcquirer.Held(
+        "lease '"
+            + lease.key()
+            + "' is held (generation "
+            + lease.generation()
+            + "), but the fenced work of its previous holder still holds the key lock after "
+            + DurationConverter.format(patience)
+            + " (a process stopped inside it keeps it); not running the command");
   }
 
   /** Thrown by the fenced work when the watcher gave up first: the command must not run. */

@@ -13,14 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Finds the processes of a dead previous holder's command on this machine, so that a new holder
- * starts its command only once they are gone: every process that {@code lease run} starts, and
- * everything they start, carries {@code LEASE_KEY}, {@code LEASE_TOKEN} and {@code LEASE_RUN_PID}
- * (the pid of that {@code lease run}) in its environment, and the previous holder's token is one
- * below the new one. Only processes whose {@code lease run} is gone count: a previous holder still
- * alive (stopped, say, and taken over after the TTL) stops its own command when it resumes. Reads
- * {@code /proc/PID/environ}, so it sees the processes of the same user (all of them for root), on
- * Linux; elsewhere it finds none. A process that replaced its environment is not found. Stateless;
+ * Finds what is left of a previous holder's command on this machine, so that a new holder starts
+ * its command only once it is gone: every process that {@code lease run} starts, and everything
+ * they start, carries {@code LEASE_KEY}, {@code LEASE_TOKEN} and {@code LEASE_RUN_PID} (the pid of
+ * that {@code lease run}) in its environment, and the previous holder's token is one below the new
+ * one. Asked under the key lock, which the previous {@code lease run} holds until its command's
+ * group has ended: any such process still running left the group (a {@code setsid}, a daemon's
+ * double fork), or is the tail of a group being killed, whether its {@code lease run} is still
+ * alive (exiting, or resumed after a stop and stopping its command) or gone. Reads {@code
+ * /proc/PID/environ}, so it sees the processes of the same user (all of them for root), on Linux;
+ * elsewhere it finds none. A process that replaced its environment is not found. Stateless;
  * thread-safe.
  */
 final class PreviousTree {
@@ -62,21 +64,7 @@ final class PreviousTree {
     } catch (IOException | SecurityException e) {
       return false; // gone meanwhile, or another user's
     }
-    if (!variables.contains(keyEntry) || !variables.contains(tokenEntry)) {
-      return false;
-    }
-    String runPidEntry = "\0" + CommandSupervisor.LEASE_RUN_PID + "=";
-    int at = variables.indexOf(runPidEntry);
-    if (at < 0) {
-      return true;
-    }
-    int from = at + runPidEntry.length();
-    try {
-      long runPid = Long.parseLong(variables.substring(from, variables.indexOf('\0', from)));
-      return ProcessHandle.of(runPid).map(p -> !p.isAlive()).orElse(true);
-    } catch (NumberFormatException e) {
-      return true;
-    }
+    return variables.contains(keyEntry) && variables.contains(tokenEntry);
   }
 
   /** {@code NAME=value} between NUL separators, as the kernel lists the environment. */

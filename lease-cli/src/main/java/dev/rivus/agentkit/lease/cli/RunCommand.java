@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.platform.Ticker;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -154,12 +155,17 @@ final class RunCommand implements Callable<Integer> {
         Lease lease =
             new WaitingAcquirer(manager, context.ticker(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {
-      awaitPreviousTreeGone(lease, context);
       guard.warning().ifPresent(warning -> parent.warn(spec, warning));
       CommandSupervisor supervisor =
           new CommandSupervisor(guard, terminator, hook, spec.commandLine().getErr());
       return new FencedCommand(spec.commandLine().getErr(), quiet)
-          .run(lease, patience(), () -> supervisor.run(lease, command));
+          .run(
+              lease,
+              patience(),
+              () -> {
+                awaitPreviousTreeGone(lease, context);
+                return supervisor.run(lease, command);
+              });
     } catch (WaitingAcquirer.Held held) {
       if (quiet) {
         return conflictExitCode;
@@ -169,17 +175,26 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /**
-   * On a takeover, waits until no process of the previous holder's command runs on this machine
-   * (see {@link PreviousTree}): its reaper stops that tree when the previous {@code lease} dies,
-   * but a new holder may get here first, and a process that left the command's group outlives it.
-   * Gives up after {@code --wait} or {@link #PREVIOUS_TREE_WAIT}, whichever is longer, and then
-   * does not run the command.
+   * Under the key lock, waits until no process of the previous holder's command runs on this
+   * machine (see {@link PreviousTree}): the previous {@code lease run} let go of the key lock once
+   * its command's group had ended, or died (its reaper then kills the group, and a new holder may
+   * get here first), and a process that left the group outlives both. Gives up after {@code --wait}
+   * or {@link #PREVIOUS_TREE_WAIT}, whichever is longer, and then does not run the command.
    */
   private void awaitPreviousTreeGone(Lease lease, CliContext context) throws InterruptedException {
     Ticker ticker = context.ticker();
     Duration patience = patience();
     long deadline = ticker.nanoTime() + patience.toNanos();
     List<Long> left = PreviousTree.of(key, lease.generation());
+    if (!left.isEmpty() && !quiet) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "lease run: waiting up to "
+              + DurationConverter.format(patience)
+              + " for processes of the previous holder's command to end: pids "
+              + left);
+      err.flush();
+    }
     while (!left.isEmpty()) {
       if (ticker.nanoTime() - deadline >= 0) {
         throw new WaitingAcquirer.Held(

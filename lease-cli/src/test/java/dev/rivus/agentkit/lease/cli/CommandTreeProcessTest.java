@@ -148,6 +148,42 @@ class CommandTreeProcessTest {
     }
   }
 
+  /**
+   * A successor that waits for the key lock of a stopped holder gets it at once when an operator
+   * kills that holder; what left the holder's group must still keep the successor's command from
+   * starting (found in review: the processes were looked for before the key lock, while the holder
+   * was alive, and so not counted).
+   */
+  @Test
+  void aStoppedHolderKilledWhileItsSuccessorWaitsLeavesNothingBesideTheSuccessorsCommand()
+      throws Exception {
+    String command = "setsid sleep " + mark + "1 & sleep " + mark + "2";
+    try (LeaseTool stopped =
+        LeaseTool.start(
+            run("tree", "--ttl", "2s", "--heartbeat", "500ms", "--", "sh", "-c", command))) {
+      await("the tree to start").atMost(LeaseTool.PATIENCE).until(() -> tree().size() == 2);
+      stopped.signal("STOP");
+      List<String> next =
+          new ArrayList<>(
+              List.of(run("tree", "--ttl", "2s", "--heartbeat", "500ms", "--wait", "60s", "--")));
+      next.addAll(List.of(checkTree()));
+      try (LeaseTool successor = LeaseTool.start(next.toArray(String[]::new))) {
+        successor.closeStdin();
+        successor.awaitStderr("(waiting up to 1m for the key lock)");
+
+        stopped.signal("KILL");
+        successor.awaitStderr("(for processes of the previous holder's command to end)");
+        assertThat(successor.stdout()).as("the successor's command has not started").isEmpty();
+        tree().forEach(ProcessHandle::destroyForcibly);
+
+        assertThat(successor.awaitExit()).as("%s", successor).isZero();
+        assertThat(successor.stdout()).as("%s", successor).isEqualTo("tree=gone");
+      }
+    } finally {
+      tree().forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
   @Test
   void whatTheCommandLeftRunningStopsWhenItExits() throws Exception {
     String command = "sleep " + mark + "9 & echo started";
@@ -179,7 +215,15 @@ class CommandTreeProcessTest {
 
       assertThat(refused.awaitExit()).as("%s", refused).isEqualTo(ExitCodes.HELD);
       assertThat(refused.stdout()).as("the command did not run").isEmpty();
-      assertThat(refused.stderr())
+      assertThat(refused.stderr().lines())
+          .hasSize(2)
+          .first()
+          .isEqualTo(
+              "lease run: waiting up to 5s for processes of the previous holder's command to end:"
+                  + " pids ["
+                  + escaped
+                  + "]");
+      assertThat(refused.stderr().lines().skip(1).findFirst().orElseThrow())
           .startsWith("lease run: the command of the previous holder of lease 'tree'")
           .contains("pids [" + escaped + "]");
 
