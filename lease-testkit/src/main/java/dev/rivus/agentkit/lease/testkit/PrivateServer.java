@@ -190,6 +190,9 @@ public abstract class PrivateServer implements AutoCloseable {
 
   abstract void stopProcess() throws IOException, InterruptedException;
 
+  /** Kills the server's process at once (SIGKILL), if it runs: after a stop that failed. */
+  abstract void killProcess();
+
   /** Whether the server's process may still be starting or running. */
   boolean isProcessAlive() {
     return true;
@@ -208,8 +211,10 @@ public abstract class PrivateServer implements AutoCloseable {
    * @throws InterruptedException if interrupted meanwhile
    */
   public final void start() throws IOException, InterruptedException {
-    startProcess();
+    // Before the start: a start that fails or is interrupted half-way may leave a server starting,
+    // which close() must stop.
     running = true;
+    startProcess();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
     SQLException last = null;
     while (System.nanoTime() - deadline < 0) {
@@ -238,9 +243,16 @@ public abstract class PrivateServer implements AutoCloseable {
    * @throws InterruptedException if interrupted meanwhile
    */
   public final void stop() throws IOException, InterruptedException {
-    if (running) {
-      running = false;
+    if (!running) {
+      return;
+    }
+    try {
       stopProcess();
+    } catch (IOException | InterruptedException | RuntimeException failed) {
+      killProcess(); // a stop that failed or was cut short must not leave the server running
+      throw failed;
+    } finally {
+      running = false;
     }
   }
 
@@ -285,9 +297,14 @@ public abstract class PrivateServer implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
-    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+    try {
+      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IOException(String.join(" ", command) + " did not finish; " + tail(log));
+      }
+    } catch (InterruptedException e) {
       process.destroyForcibly();
-      throw new IOException(String.join(" ", command) + " did not finish; " + tail(log));
+      throw e;
     }
     if (process.exitValue() != 0) {
       throw new IOException(
@@ -467,6 +484,21 @@ public abstract class PrivateServer implements AutoCloseable {
           "fast",
           "stop");
     }
+
+    @Override
+    void killProcess() {
+      // The postmaster's pid is the first line of postmaster.pid; its backends exit when it dies.
+      try {
+        List<String> lines =
+            Files.readAllLines(Path.of(data(), "postmaster.pid"), StandardCharsets.UTF_8);
+        if (!lines.isEmpty() && lines.get(0).trim().matches("[0-9]+")) {
+          ProcessHandle.of(Long.parseLong(lines.get(0).trim()))
+              .ifPresent(ProcessHandle::destroyForcibly);
+        }
+      } catch (IOException | RuntimeException notRunning) {
+        // no pid file: nothing was started, or it has stopped
+      }
+    }
   }
 
   /** MariaDB: {@code mariadbd} as a child of this JVM, on an empty data directory. */
@@ -548,10 +580,19 @@ public abstract class PrivateServer implements AutoCloseable {
       if (started == null) {
         return;
       }
-      process = null;
       started.destroy(); // SIGTERM: a normal shutdown, every session ended
       if (!started.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         started.destroyForcibly().waitFor();
+      }
+      process = null;
+    }
+
+    @Override
+    void killProcess() {
+      Process started = process;
+      if (started != null) {
+        started.destroyForcibly();
+        process = null;
       }
     }
 
