@@ -135,6 +135,27 @@ final class Logs {
     return false;
   }
 
+  /**
+   * Whether the database sessions of {@code worker}, holding {@code key} with {@code token}, were
+   * ended by the driver after its acquisition and before {@code untilNanos}: its own {@code
+   * db_kill}, or a {@code db_restart}, which ends every session. Its key lock, a lock of one of
+   * those sessions, was lost with them, whether or not the worker lived to say so.
+   */
+  boolean sessionsEndedWhileHeld(String worker, String key, long token, long untilNanos) {
+    long granted = grantedAt(worker, key, token);
+    for (JsonNode e : driver) {
+      String fault = e.path("fault").asText();
+      boolean ended =
+          fault.equals("db_restart")
+              || (fault.equals("db_kill") && e.path("w").asText().equals(worker));
+      long t = e.path("t").asLong();
+      if (ended && t >= granted && t <= untilNanos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** When {@code worker}'s acquisition of {@code key} with {@code token} returned, if it did. */
   private long grantedAt(String worker, String key, long token) {
     for (Acquisition a : acquisitions) {

@@ -80,6 +80,56 @@ class StorageAndLeaseRunCheckerTest {
     assertThat(verdict.report()).anyMatch(line -> line.contains("key lock lost"));
   }
 
+  /**
+   * The driver ended the lease run's sessions (its key lock's among them) and stopped its {@code
+   * lease} process, which therefore never said KEY_LOCK_LOST before its successor entered: found in
+   * the 300 s run's postgres-restart phase (seed 20261208, r7.123).
+   */
+  @Test
+  void aTreeThatTalksOnAfterTheDriverEndedItsSessionsIsReportedApartEvenUnsaid() {
+    Verdict verdict = sessionsEndedThenSuccessor("db_kill", "r5.1").check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P7")).isEqualTo(2);
+  }
+
+  @Test
+  void aServerRestartWhileTheLeaseRunHeldEndedItsKeyLockToo() {
+    Verdict verdict = sessionsEndedThenSuccessor("db_restart", "all").check();
+
+    assertThat(verdict.violations("P7")).isZero();
+    assertThat(verdict.reportedApart("P7")).isEqualTo(2);
+  }
+
+  @Test
+  void anotherWorkersSessionsEndedExcuseNothing() {
+    Verdict verdict = sessionsEndedThenSuccessor("db_kill", "w2.1").check();
+
+    assertThat(verdict.violations("P7")).isEqualTo(2);
+    assertThat(verdict.reportedApart("P7")).isZero();
+  }
+
+  /**
+   * r5.1 holds k1 (granted at 0 ms) and is inside; at 2 ms the driver ends {@code victim}'s
+   * sessions and stops r5.1's {@code lease}; w1.1 takes over and enters at 3 ms; r5.1's tree talks
+   * on.
+   */
+  private static History sessionsEndedThenSuccessor(String fault, String victim) {
+    return new History()
+        .worker("r5.1", 2000)
+        .worker("w1.1", 2000)
+        .acquire("r5.1", "k1", 10, 0, 0, "NEW")
+        .op("ENTER", "k1", 10, "r5.1")
+        .op("READ", "k1", 10, "r5.1", "value", 0L)
+        .fault(2, fault, victim)
+        .fault(2, "run_stop", "r5.1")
+        .acquire("w1.1", "k1", 11, 1, 2, "TTL_TAKEOVER")
+        .section("k1", 11, "w1.1")
+        .write("k1", 10, "r5.1", 1, false)
+        .op("EXIT", "k1", 10, "r5.1")
+        .finish();
+  }
+
   @Test
   void aProcessOfAKilledTreeLeftRunningViolatesP7() {
     History history =
