@@ -437,7 +437,10 @@ public abstract class PrivateServer implements AutoCloseable {
 
     @Override
     String adminUrl() {
-      return "jdbc:postgresql://127.0.0.1:" + port() + "/postgres?user=root&connectTimeout=5";
+      // The socket timeout bounds the login too, which the connect timeout does not.
+      return "jdbc:postgresql://127.0.0.1:"
+          + port()
+          + "/postgres?user=root&connectTimeout=5&socketTimeout=10";
     }
 
     @Override
@@ -546,7 +549,9 @@ public abstract class PrivateServer implements AutoCloseable {
 
     @Override
     String adminUrl() {
-      return "jdbc:mariadb://127.0.0.1:" + port() + "/?user=root&connectTimeout=5000";
+      return "jdbc:mariadb://127.0.0.1:"
+          + port()
+          + "/?user=root&connectTimeout=5000&socketTimeout=10000";
     }
 
     @Override
