@@ -41,6 +41,7 @@ final class CommandSupervisor {
   private final ChildTerminator terminator;
   private final ShutdownHook hook;
   private final PrintWriter err;
+  private volatile boolean started;
 
   CommandSupervisor(
       ParentDeathGuard guard, ChildTerminator terminator, ShutdownHook hook, PrintWriter err) {
@@ -56,20 +57,23 @@ final class CommandSupervisor {
    * @param lease the held lease
    * @param command the command and its arguments
    * @return the command's exit code (128 + signal if a signal ended it), or {@link ExitCodes#LOST}
+   *     with the loss said on stderr, or 143 without a start if {@code lease} is being stopped
    * @throws CliFailure if the command cannot be started
    * @throws InterruptedException if interrupted while the command runs; the command is killed first
    */
-  int run(Lease lease, List<String> command) throws InterruptedException {
+  FencedCommand.Outcome run(Lease lease, List<String> command) throws InterruptedException {
     if (!lease.isHeld()) {
       // Lost between acquiring and starting (a pause): the token is already stale.
       err.println("lease run: lease '" + lease.key() + "' was lost before the command started");
       err.flush();
-      return ExitCodes.LOST;
+      return new FencedCommand.Outcome(ExitCodes.LOST, false, true);
     }
     Optional<Process> started = hook.startUnlessShuttingDown(() -> start(lease, command));
     if (started.isEmpty()) {
-      return SIGTERM_EXIT; // lease itself is being stopped: the command was never started
+      // lease itself is being stopped: the command was never started
+      return new FencedCommand.Outcome(SIGTERM_EXIT, false, false);
     }
+    this.started = true;
     Process child = started.get();
     CountDownLatch settled = new CountDownLatch(1);
     CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
@@ -96,9 +100,14 @@ final class CommandSupervisor {
               + DurationConverter.format(terminator.grace())
               + ")");
       err.flush();
-      return ExitCodes.LOST;
+      return new FencedCommand.Outcome(ExitCodes.LOST, true, true);
     }
-    return child.exitValue();
+    return FencedCommand.Outcome.exited(child.exitValue());
+  }
+
+  /** Whether {@link #run} started the command's process (also when it then threw). */
+  boolean started() {
+    return started;
   }
 
   private Process start(Lease lease, List<String> command) {

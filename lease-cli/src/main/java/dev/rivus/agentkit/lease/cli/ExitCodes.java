@@ -38,7 +38,10 @@ final class ExitCodes {
    */
   static final int HELD = 75;
 
-  /** The lease was lost while the command ran; the command was terminated. */
+  /**
+   * The lease was lost before, while or as the command ran (said on stderr): the command was
+   * stopped, or not started.
+   */
   static final int LOST = 76;
 
   /** The command was found but could not be executed. */

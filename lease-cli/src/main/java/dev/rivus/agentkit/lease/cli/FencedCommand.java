@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the command as fenced work ({@link Lease#runFencedUninterruptibly}): under the repository's
@@ -28,22 +29,37 @@ final class FencedCommand {
   /** How long the key lock may keep the command waiting before {@code lease} says so. */
   static final Duration REPORT_AFTER = Duration.ofSeconds(1);
 
-  /** {@link #commandCode} before the command returned. */
-  private static final int NOT_RETURNED = -1;
-
   private final PrintWriter err;
   private final boolean quiet;
-  private int commandCode = NOT_RETURNED;
+  private @Nullable Outcome outcome; // the command's, once it returned
 
   FencedCommand(PrintWriter err, boolean quiet) {
     this.err = err;
     this.quiet = quiet;
   }
 
-  /** The command, run once the key lock is held; returns its exit code. */
+  /** The command, run once the key lock is held. */
   @FunctionalInterface
   interface Command {
-    int run() throws InterruptedException;
+    /** Runs the command (or decides not to) and says what came of it. */
+    Outcome run() throws InterruptedException;
+
+    /** Whether the command's process was started; asked when {@link #run} threw. */
+    default boolean started() {
+      return false;
+    }
+  }
+
+  /**
+   * What came of a command: the exit code {@code lease run} exits with, whether the command's
+   * process was started, and whether a loss of the lease was already said on stderr (then {@code
+   * lease} says nothing more of it).
+   */
+  record Outcome(int code, boolean started, boolean lossSaid) {
+    /** The command ran and exited with {@code code}, the lease held throughout as far as it saw. */
+    static Outcome exited(int code) {
+      return new Outcome(code, true, false);
+    }
   }
 
   /**
@@ -52,9 +68,8 @@ final class FencedCommand {
    * @param lease the held lease
    * @param patience how long to wait for the key lock (real time)
    * @param command the command
-   * @return the command's exit code, or {@link ExitCodes#LOST} if the lease was lost before it
-   *     started or as it ended (said on stderr); a loss while it ran is the command's to report (it
-   *     returns the lost code then)
+   * @return the command's exit code, or {@link ExitCodes#LOST} if the lease was lost before, while
+   *     or as it ran (said on stderr once: by the command if it saw the loss, else here)
    * @throws WaitingAcquirer.Held if the key lock was not free within {@code patience}
    * @throws InterruptedException if interrupted from elsewhere
    */
@@ -69,8 +84,9 @@ final class FencedCommand {
             if (!watch.begin()) {
               throw new GaveUp();
             }
-            commandCode = command.run();
-            return commandCode;
+            Outcome ended = command.run();
+            outcome = ended;
+            return ended.code();
           });
     } catch (GaveUp | InterruptedException e) {
       if (!watch.gaveUp()) {
@@ -79,8 +95,17 @@ final class FencedCommand {
       Thread.interrupted(); // the watcher's interrupt, which ended the wait
       throw held(lease, patience);
     } catch (LeaseLost lost) {
-      if (commandCode == ExitCodes.LOST) {
-        return ExitCodes.LOST; // the command ran and was stopped; the supervisor said so
+      Outcome ended = outcome;
+      if (ended != null && ended.lossSaid()) {
+        return ExitCodes.LOST; // the command was stopped, or not started; the supervisor said so
+      }
+      String when;
+      if (ended != null && ended.started()) {
+        when = "as the command ended (it exited with " + ended.code() + ")";
+      } else if (ended == null && command.started()) {
+        when = "while the command was being stopped";
+      } else {
+        when = "before the command started";
       }
       err.println(
           "lease run: lease '"
@@ -90,9 +115,7 @@ final class FencedCommand {
               + " was lost ("
               + lost.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
               + ") "
-              + (commandCode == NOT_RETURNED
-                  ? "before the command started"
-                  : "as the command ended (it exited with " + commandCode + ")"));
+              + when);
       err.flush();
       return ExitCodes.LOST;
     } catch (RuntimeException failure) {

@@ -10,7 +10,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Finds what is left of a previous holder's command on this machine, so that a new holder starts
@@ -22,8 +25,8 @@ import java.util.List;
  * double fork), or is the tail of a group being killed, whether its {@code lease run} is still
  * alive (exiting, or resumed after a stop and stopping its command) or gone. Reads {@code
  * /proc/PID/environ}, so it sees the processes of the same user (all of them for root), on Linux;
- * elsewhere it finds none. A process that replaced its environment is not found. Stateless;
- * thread-safe.
+ * elsewhere it finds none. A process that replaced its environment is not found, nor are this
+ * process and its ancestors. Stateless; thread-safe.
  */
 final class PreviousTree {
 
@@ -42,11 +45,11 @@ final class PreviousTree {
     }
     String keyEntry = entry(CommandSupervisor.LEASE_KEY, key);
     String tokenEntry = entry(CommandSupervisor.LEASE_TOKEN, Long.toString(generation - 1));
-    long self = ProcessHandle.current().pid();
+    Set<Long> lineage = lineage();
     try (DirectoryStream<Path> processes = Files.newDirectoryStream(PROC, "[0-9]*")) {
       for (Path process : processes) {
         long pid = Long.parseLong(process.getFileName().toString());
-        if (pid != self && carries(process.resolve("environ"), keyEntry, tokenEntry)) {
+        if (!lineage.contains(pid) && carries(process.resolve("environ"), keyEntry, tokenEntry)) {
           found.add(pid);
         }
       }
@@ -54,6 +57,20 @@ final class PreviousTree {
       // /proc unreadable as a whole: nothing this machine can tell
     }
     return found;
+  }
+
+  /**
+   * This process and its ancestors: a command that starts {@code lease run} on its own key again (a
+   * job that relaunches itself with {@code setsid}) passes its variables down to it, and must not
+   * be waited for by its own child.
+   */
+  private static Set<Long> lineage() {
+    Set<Long> pids = new HashSet<>();
+    Optional<ProcessHandle> at = Optional.of(ProcessHandle.current());
+    while (at.isPresent() && pids.add(at.get().pid())) {
+      at = at.get().parent();
+    }
+    return pids;
   }
 
   private static boolean carries(Path environ, String keyEntry, String tokenEntry) {

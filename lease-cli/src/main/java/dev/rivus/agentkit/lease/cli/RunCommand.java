@@ -162,9 +162,17 @@ final class RunCommand implements Callable<Integer> {
           .run(
               lease,
               patience(),
-              () -> {
-                awaitPreviousTreeGone(lease, context);
-                return supervisor.run(lease, command);
+              new FencedCommand.Command() {
+                @Override
+                public FencedCommand.Outcome run() throws InterruptedException {
+                  awaitPreviousTreeGone(lease, context);
+                  return supervisor.run(lease, command);
+                }
+
+                @Override
+                public boolean started() {
+                  return supervisor.started();
+                }
               });
     } catch (WaitingAcquirer.Held held) {
       if (quiet) {
@@ -179,7 +187,8 @@ final class RunCommand implements Callable<Integer> {
    * machine (see {@link PreviousTree}): the previous {@code lease run} let go of the key lock once
    * its command's group had ended, or died (its reaper then kills the group, and a new holder may
    * get here first), and a process that left the group outlives both. Gives up after {@code --wait}
-   * or {@link #PREVIOUS_TREE_WAIT}, whichever is longer, and then does not run the command.
+   * or {@link #PREVIOUS_TREE_WAIT}, whichever is longer, and then does not run the command. Stops
+   * waiting once the lease is lost, which the supervisor then reports without starting anything.
    */
   private void awaitPreviousTreeGone(Lease lease, CliContext context) throws InterruptedException {
     Ticker ticker = context.ticker();
@@ -195,7 +204,7 @@ final class RunCommand implements Callable<Integer> {
               + left);
       err.flush();
     }
-    while (!left.isEmpty()) {
+    while (!left.isEmpty() && lease.isHeld()) { // once lost, the supervisor says so and stops
       if (ticker.nanoTime() - deadline >= 0) {
         throw new WaitingAcquirer.Held(
             "the command of the previous holder of lease '"

@@ -8,12 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -237,5 +240,53 @@ class CommandTreeProcessTest {
     } finally {
       tree().forEach(ProcessHandle::destroyForcibly);
     }
+  }
+
+  /**
+   * A {@code lease run} started by a process of its predecessor's command (a job that relaunches
+   * itself from a process that left the group, or any wrapper that passes the variables down) does
+   * not wait for its own ancestor: before the fix it waited 5 s for the shell that started it,
+   * which waited for it, and exited 75 (found in review).
+   */
+  @Test
+  void aLeaseRunStartedByItsPredecessorsCommandDoesNotWaitForItsOwnAncestor() throws Exception {
+    LeaseTool first = LeaseTool.run(run("tree", "--", "sh", "-c", "echo \"$LEASE_TOKEN\""));
+    assertThat(first.awaitExit()).as("%s", first).isZero();
+    String previousToken = first.stdout();
+
+    List<String> lease = new ArrayList<>();
+    lease.add(ProcessHandle.current().info().command().orElseThrow());
+    lease.addAll(
+        List.of(
+            "-Xmx64m",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            System.getProperty("java.class.path"),
+            LeaseCli.class.getName(),
+            "run",
+            "--db",
+            temp.resolve("leases.db").toString(),
+            "--wait",
+            "1s",
+            "tree",
+            "--",
+            "sh",
+            "-c",
+            "echo ran"));
+    // The shell stays the parent (a command follows), carrying the previous holder's variables.
+    ProcessBuilder wrapper =
+        new ProcessBuilder("sh", "-c", "\"$@\"; status=$?; exit $status", "wrapper")
+            .redirectError(temp.resolve("wrapper.err").toFile());
+    wrapper.command().addAll(lease);
+    wrapper.environment().put(CommandSupervisor.LEASE_KEY, "tree");
+    wrapper.environment().put(CommandSupervisor.LEASE_TOKEN, previousToken);
+    wrapper.environment().remove("LEASE_JDBC_URL");
+    Process started = wrapper.start();
+    String output = new String(started.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(started.waitFor(60, TimeUnit.SECONDS)).as("exited").isTrue();
+    String errors = Files.readString(temp.resolve("wrapper.err"));
+    assertThat(started.exitValue()).as(errors).isZero();
+    assertThat(output.strip()).as(errors).isEqualTo("ran");
   }
 }

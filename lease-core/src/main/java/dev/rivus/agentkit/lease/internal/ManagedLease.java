@@ -274,6 +274,8 @@ final class ManagedLease implements Lease {
 
   @Override
   public String toString() {
-    return "Lease[" + key() + ", generation " + generation() + (isHeld() ? ", held]" : ", lost]");
+    // The signal, not isHeld(): printing a lease (a log line, a debugger) must not declare a loss.
+    String state = signal.isLost() ? ", lost]" : ", held]";
+    return "Lease[" + key() + ", generation " + generation() + state;
   }
 }

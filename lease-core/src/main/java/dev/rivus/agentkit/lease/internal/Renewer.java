@@ -144,7 +144,7 @@ final class Renewer {
     long nextDue = Long.MAX_VALUE;
     boolean anyDue = false;
     for (ManagedLease lease : manager.held()) {
-      if (!lease.isHeld()) {
+      if (lease.signal().isLost()) { // the deadline is judged just below, against this tick's now
         continue;
       }
       long deadline = lease.deadlineNanos();
@@ -197,7 +197,7 @@ final class Renewer {
       Instant now = wallClock.instant();
       List<LeaseWrite> writes = new ArrayList<>(lastBatchSize);
       for (ManagedLease lease : manager.held()) {
-        if (!lease.isHeld()) {
+        if (!lease.isHeld()) { // past its deadline too: never renewed then
           continue;
         }
         if (lease.dueNanos() - horizon <= 0) {
@@ -312,7 +312,7 @@ final class Renewer {
     private long deadline = Long.MAX_VALUE;
 
     void see(ManagedLease lease) {
-      if (lease.isHeld()) {
+      if (!lease.signal().isLost()) { // a lease past its deadline is expired by the next tick
         due = Math.min(due, lease.dueNanos());
         deadline = Math.min(deadline, lease.deadlineNanos());
       }

@@ -145,9 +145,13 @@ final class Logs {
     long granted = grantedAt(worker, key, token);
     for (JsonNode e : driver) {
       String fault = e.path("fault").asText();
+      // A db_kill that failed (an error) or found no session of the worker ended nothing.
       boolean ended =
           fault.equals("db_restart")
-              || (fault.equals("db_kill") && e.path("w").asText().equals(worker));
+              || (fault.equals("db_kill")
+                  && e.path("w").asText().equals(worker)
+                  && !e.has("error")
+                  && e.path("sessions").size() > 0);
       long t = e.path("t").asLong();
       if (ended && t >= granted && t <= untilNanos) {
         return true;

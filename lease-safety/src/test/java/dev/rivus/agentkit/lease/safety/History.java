@@ -98,8 +98,10 @@ final class History {
     return this;
   }
 
-  History fault(long atMs, String kind, String w) {
-    driver.add(JSON.valueToTree(line("t", atMs * MS, "fault", kind, "w", w, "detail", "test")));
+  History fault(long atMs, String kind, String w, Object... more) {
+    Map<String, Object> line = line("t", atMs * MS, "fault", kind, "w", w, "detail", "test");
+    line.putAll(line(more));
+    driver.add(JSON.valueToTree(line));
     return this;
   }
 

@@ -109,19 +109,34 @@ class StorageAndLeaseRunCheckerTest {
     assertThat(verdict.reportedApart("P7")).isZero();
   }
 
+  /** A db_kill that failed, or found no session to end, ended no key lock (found in review). */
+  @Test
+  void aSessionKillThatEndedNothingExcusesNothing() {
+    Verdict failed = sessionsEndedThenSuccessor("db_kill", "r5.1", "error", "refused").check();
+    Verdict none = sessionsEndedThenSuccessor("db_kill", "r5.1", "sessions", List.of()).check();
+
+    assertThat(failed.violations("P7")).isEqualTo(2);
+    assertThat(none.violations("P7")).isEqualTo(2);
+  }
+
   /**
    * r5.1 holds k1 (granted at 0 ms) and is inside; at 2 ms the driver ends {@code victim}'s
    * sessions and stops r5.1's {@code lease}; w1.1 takes over and enters at 3 ms; r5.1's tree talks
    * on.
    */
   private static History sessionsEndedThenSuccessor(String fault, String victim) {
+    return sessionsEndedThenSuccessor(fault, victim, "sessions", List.of(4242L));
+  }
+
+  private static History sessionsEndedThenSuccessor(
+      String fault, String victim, Object... faultFields) {
     return new History()
         .worker("r5.1", 2000)
         .worker("w1.1", 2000)
         .acquire("r5.1", "k1", 10, 0, 0, "NEW")
         .op("ENTER", "k1", 10, "r5.1")
         .op("READ", "k1", 10, "r5.1", "value", 0L)
-        .fault(2, fault, victim)
+        .fault(2, fault, victim, faultFields)
         .fault(2, "run_stop", "r5.1")
         .acquire("w1.1", "k1", 11, 1, 2, "TTL_TAKEOVER")
         .section("k1", 11, "w1.1")
