@@ -19,13 +19,15 @@ import java.util.Set;
  * key lock too), enters only after it woke and said EXIT.
  *
  * <p>Reported apart: a successor that entered while a holder whose key lock was lost (a database
- * session ended or a server restarted under it: {@code KEY_LOCK_LOST}) had not yet said EXIT. The
- * databases' fence is a lock of the holder's session, which can be lost; the library then ends the
- * work as a loss, but cannot stop a request already on its way, and only the token at the resource
- * (P2) protects it then. So is a successor that got its lease from a new store, after the driver
- * deleted or swapped the store with its key-lock files on purpose, while a holder of the old store
- * was still inside: the two key locks are two files then, and the old holder gives its lease up
- * only at its next renewal round, as docs/sqlite.md says ("Resetting a store").
+ * session ended or a server restarted under it, as the holder said, {@code KEY_LOCK_LOST}, or as
+ * the driver's log shows: its sessions ended, or its network cut and healed, whatever the holder
+ * said of its lease) had not yet said EXIT. The databases' fence is a lock of the holder's session,
+ * which can be lost; the library then ends the work as a loss, but cannot stop a request already on
+ * its way, and only the token at the resource (P2) protects it then. So is a successor that got its
+ * lease from a new store, after the driver deleted or swapped the store with its key-lock files on
+ * purpose, while a holder of the old store was still inside: the two key locks are two files then,
+ * and the old holder gives its lease up only at its next renewal round, as docs/sqlite.md says
+ * ("Resetting a store").
  */
 final class Exclusion {
 
@@ -56,6 +58,10 @@ final class Exclusion {
                   findings.report(
                       "P3",
                       keyLockLost.contains(other + "/" + token)
+                          || logs.sessionsEndedWhileHeld(
+                              other, e.path("key").asText(), token, e.path("t").asLong())
+                          || logs.networkCutWhileHeld(
+                              other, e.path("key").asText(), token, e.path("t").asLong())
                           || logs.keyLockRemovedBetween(
                               other,
                               token,

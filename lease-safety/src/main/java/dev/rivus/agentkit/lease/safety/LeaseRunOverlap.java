@@ -22,12 +22,12 @@ import java.util.Set;
  *
  * <p>Reported apart: a tree that talks on after its {@code lease} lost its key lock ({@code
  * KEY_LOCK_LOST}: the database session that held it ended, as its stderr says, or as the driver's
- * log does: a {@code db_kill} of its sessions or a {@code db_restart} while it held, which a {@code
- * lease} stopped by SIGSTOP meanwhile cannot even notice); the successor may then enter during the
- * command's grace, and only the token at the resource protects it (P2), as with a library holder's
- * lost key lock (P3); and a tree that talks on after the driver deleted or swapped the store with
- * its key-lock files on purpose, beside a successor that got its lease from the new store (P3 says
- * why).
+ * log does: a {@code db_kill} of its sessions, a {@code db_restart}, or a {@code db_cut} healed
+ * while it held, which a {@code lease} stopped by SIGSTOP meanwhile cannot even notice); the
+ * successor may then enter during the command's grace, and only the token at the resource protects
+ * it (P2), as with a library holder's lost key lock (P3); and a tree that talks on after the driver
+ * deleted or swapped the store with its key-lock files on purpose, beside a successor that got its
+ * lease from the new store (P3 says why).
  */
 final class LeaseRunOverlap {
 
@@ -74,6 +74,8 @@ final class LeaseRunOverlap {
             "P7",
             keyLockLost.contains(worker)
                 || logs.sessionsEndedWhileHeld(
+                    worker, key, e.path("token").asLong(), next.path("t").asLong())
+                || logs.networkCutWhileHeld(
                     worker, key, e.path("token").asLong(), next.path("t").asLong())
                 || logs.keyLockRemovedBetween(
                     worker,

@@ -160,6 +160,33 @@ final class Logs {
     return false;
   }
 
+  /**
+   * Whether the driver cut {@code worker}'s network to the database after its acquisition of {@code
+   * key} with {@code token}, and healed it at or before {@code untilNanos}. A cut leaves the
+   * server's sessions open, but a client that gives up on one (a statement or a validity check of
+   * its key lock that timed out: the driver then closes the socket) has it closed by the server
+   * once the network heals, and its key lock with it, whatever the worker said of its lease
+   * meanwhile (its lease often expires first). A successor can take the key lock only after the
+   * heal.
+   */
+  boolean networkCutWhileHeld(String worker, String key, long token, long untilNanos) {
+    long granted = grantedAt(worker, key, token);
+    boolean cut = false;
+    for (JsonNode e : driver) {
+      String fault = e.path("fault").asText();
+      long t = e.path("t").asLong();
+      if (!e.path("w").asText().equals(worker) || t > untilNanos) {
+        continue;
+      }
+      if (fault.equals("db_cut") && t >= granted) {
+        cut = true;
+      } else if (fault.equals("heal") && cut) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** When {@code worker}'s acquisition of {@code key} with {@code token} returned, if it did. */
   private long grantedAt(String worker, String key, long token) {
     for (Acquisition a : acquisitions) {

@@ -33,13 +33,13 @@ public final class Verdict {
           "P1",
           "store lost on purpose",
           "P3",
-          "the holder's key lock lost: a database session ended, or the store deleted with its"
-              + " key-lock files",
+          "the holder's key lock lost: a database session ended or its network cut, or the store"
+              + " deleted with its key-lock files",
           "P6",
           "clock jumped",
           "P7",
-          "the lease process's key lock lost: a database session ended, or the store deleted with"
-              + " its key-lock files");
+          "the lease process's key lock lost: a database session ended or its network cut, or the"
+              + " store deleted with its key-lock files");
 
   private final Findings findings;
   private final String shortfall;

@@ -109,6 +109,56 @@ class StorageAndLeaseRunCheckerTest {
     assertThat(verdict.reportedApart("P7")).isZero();
   }
 
+  /**
+   * A holder's network cut while it was inside, then healed: the client gave its key lock's session
+   * up during the cut (a validity check that timed out closes the socket), and the server ended it
+   * once the close crossed the healed network, while the holder's statement that the cut had
+   * blocked still ran. Its lease had expired first, so it said EXPIRED, not KEY_LOCK_LOST. Found in
+   * CI's run (postgres, seed 644840230, seq 507).
+   */
+  @Test
+  void aSuccessorThatEntersAfterTheHolderWasCutOffAndHealedIsReportedApart() {
+    Verdict verdict = cutOffThenSuccessor("w1.1", 2).check();
+
+    assertThat(verdict.violations("P3")).isZero();
+    assertThat(verdict.reportedApart("P3")).isEqualTo(1);
+  }
+
+  /** Before the heal the server still holds the cut-off holder's session, and its key lock. */
+  @Test
+  void aSuccessorThatEntersBeforeTheHealViolatesP3() {
+    Verdict verdict = cutOffThenSuccessor("w1.1", 50).check();
+
+    assertThat(verdict.violations("P3")).isEqualTo(1);
+    assertThat(verdict.reportedApart("P3")).isZero();
+  }
+
+  @Test
+  void anotherWorkersNetworkCutExcusesNothing() {
+    Verdict verdict = cutOffThenSuccessor("w3.1", 2).check();
+
+    assertThat(verdict.violations("P3")).isEqualTo(1);
+  }
+
+  /**
+   * w1.1 holds k1 and is inside; at 1 ms the driver cuts {@code victim}'s network, healed at {@code
+   * healAtMs}; w2.1 takes over and enters at 3 ms, while w1.1 is still inside.
+   */
+  private static History cutOffThenSuccessor(String victim, long healAtMs) {
+    return new History()
+        .worker("w1.1", 2000)
+        .worker("w2.1", 2000)
+        .acquire("w1.1", "k1", 10, 0, 0, "NEW")
+        .op("ENTER", "k1", 10, "w1.1")
+        .op("READ", "k1", 10, "w1.1", "value", 0L)
+        .fault(1, "db_cut", victim, "ms", 4500L)
+        .fault(healAtMs, "heal", victim)
+        .acquire("w2.1", "k1", 11, 1, 2, "TTL_TAKEOVER")
+        .section("k1", 11, "w2.1")
+        .op("EXIT", "k1", 10, "w1.1")
+        .finish();
+  }
+
   /** A db_kill that failed, or found no session to end, ended no key lock (found in review). */
   @Test
   void aSessionKillThatEndedNothingExcusesNothing() {
