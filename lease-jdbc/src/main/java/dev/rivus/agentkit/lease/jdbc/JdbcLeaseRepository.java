@@ -488,10 +488,12 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * roll back nor close it. A running transaction delays a successor's acquisition, which waits for
    * it in bounded attempts of {@value Dialect#ACQUISITION_LOCK_WAIT_MILLIS} ms; the server ends one
    * that stays idle for longer than the lease's TTL (a holder cut off or stopped in the middle), so
-   * a stalled holder cannot keep its successor out. Bound long statements yourself (a statement
-   * timeout, or {@link FencingToken#onLoss} with {@code Statement::cancel}). At most {@link
-   * JdbcOptions#fencedTransactionLimit()} fenced transactions of this repository run at once, each
-   * on a connection of its data source; more wait for a turn.
+   * a stalled holder cannot keep its successor out. A loss does not end this form's transaction
+   * while a statement runs (JDBC calls answer no interrupt): run it inside {@link Lease#runFenced}
+   * with {@link #inFencedTransaction(FencingToken, FencedTransaction)}, which does, or bound long
+   * statements yourself (a statement timeout). At most {@link JdbcOptions#fencedTransactionLimit()}
+   * fenced transactions of this repository run at once, each on a connection of its data source;
+   * more wait for a turn.
    *
    * @param lease the lease the work needs
    * @param work the work; it writes through the connection it is given
@@ -509,20 +511,29 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       throws SQLException, InterruptedException {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(work, "work");
-    return fencedTransaction(lease.key(), lease.generation(), localLoss(lease), work);
+    return fencedTransaction(lease.key(), lease.generation(), localLoss(lease), null, work);
   }
 
   /**
    * Like {@link #inFencedTransaction(Lease, FencedTransaction)}, for fenced work that has the token
-   * of {@link Lease#runFenced}.
+   * of {@link Lease#runFenced}, and ended by the lease's loss: if the lease is lost while the
+   * transaction runs, its connection is aborted ({@link java.sql.Connection#abort}, on a thread of
+   * its own), so that a statement blocked on a lock, a long query or a cut network ends at once
+   * instead of at its timeout; the transaction then commits nothing and this throws {@link
+   * LeaseLost} ({@code runFenced} reports the lease's own loss, with its reason). A loss after the
+   * commit was sent leaves its outcome unknown ({@link SQLException}), as a broken connection does;
+   * if it committed, it did so before any successor held the key. (MariaDB's driver aborts a
+   * running statement by sending {@code KILL} on a new connection, so on a cut network its abort
+   * ends at its connect timeout or when the network heals.)
    *
    * @param token the fencing token of the running fenced work
    * @param work the work; it writes through the connection it is given
    * @param <T> the work's result type
    * @return what the work returned, after the commit
-   * @throws LeaseLost if the lease is not held here any more, or the database shows a successor, a
-   *     release or no record; nothing was committed
-   * @throws SQLException if the work, the check or the commit failed
+   * @throws LeaseLost if the lease is not held here any more, the database shows a successor, a
+   *     release or no record, or the loss aborted the transaction; nothing was committed
+   * @throws SQLException if the work, the check or the commit failed; nothing was committed, except
+   *     by a commit whose outcome the failure leaves unknown
    * @throws InterruptedException if interrupted while waiting for a turn ({@link
    *     JdbcOptions#fencedTransactionLimit()})
    * @throws NullPointerException if an argument is null
@@ -535,7 +546,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
         token.isHeld()
             ? null
             : new LeaseLost(token.key(), token.generation(), LeaseLost.Reason.EXPIRED, null, null);
-    return fencedTransaction(token.key(), token.generation(), lost, work);
+    return fencedTransaction(token.key(), token.generation(), lost, token, work);
   }
 
   /**
@@ -570,38 +581,62 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   private <T extends @Nullable Object> T fencedTransaction(
-      String key, long generation, @Nullable LeaseLost lostHere, FencedTransaction<T> work)
+      String key,
+      long generation,
+      @Nullable LeaseLost lostHere,
+      @Nullable FencingToken token,
+      FencedTransaction<T> work)
       throws SQLException, InterruptedException {
     if (lostHere != null) {
       throw lostHere;
     }
     byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
     fencedTransactions.acquire();
-    try (Connection connection = dataSource.getConnection()) {
-      autoCommit(connection);
-      // Read before the transaction, so that no isolation level (MariaDB's SERIALIZABLE turns
-      // plain reads into share locks) makes the record's renewals wait for the transaction.
-      LeaseSnapshot current = readRecord(connection, key, keyHash);
-      Duration idleBound = idleBound(key, generation, current);
-      dialect.beforeFencedTransaction(connection, idleBound);
+    try (Connection connection = dataSource.getConnection();
+        AbortOnLoss abort = AbortOnLoss.watch(token, connection)) {
       try {
-        return inTransaction(
-            connection,
-            c -> {
-              checkFence(c, key, generation, keyHash, current, idleBound);
-              return work.run(c);
-            },
-            result -> true);
-      } finally {
+        autoCommit(connection);
+        // Read before the transaction, so that no isolation level (MariaDB's SERIALIZABLE turns
+        // plain reads into share locks) makes the record's renewals wait for the transaction.
+        LeaseSnapshot current = readRecord(connection, key, keyHash);
+        Duration idleBound = idleBound(key, generation, current);
+        dialect.beforeFencedTransaction(connection, idleBound);
         try {
-          dialect.afterFencedTransaction(connection);
-        } catch (SQLException | RuntimeException broken) {
-          abortQuietly(connection); // never lend out a session with our setting
+          T result =
+              inTransaction(
+                  connection,
+                  c -> {
+                    checkFence(c, key, generation, keyHash, current, idleBound);
+                    return work.run(c);
+                  },
+                  unused -> abort.beginCommit());
+          if (abort.abortedBeforeCommit()) {
+            throw abortedByLoss(key, generation, null);
+          }
+          return result;
+        } finally {
+          try {
+            dialect.afterFencedTransaction(connection);
+          } catch (SQLException | RuntimeException broken) {
+            abortQuietly(connection); // never lend out a session with our setting
+          }
         }
+      } catch (LeaseLost lost) {
+        throw lost;
+      } catch (SQLException | RuntimeException failed) {
+        if (abort.abortedBeforeCommit()) {
+          throw abortedByLoss(key, generation, failed);
+        }
+        throw failed;
       }
     } finally {
       fencedTransactions.release();
     }
+  }
+
+  /** The loss of a fenced transaction's lease aborted it before its commit: nothing committed. */
+  private static LeaseLost abortedByLoss(String key, long generation, @Nullable Exception failure) {
+    return new LeaseLost(key, generation, LeaseLost.Reason.EXPIRED, null, failure);
   }
 
   /**

@@ -16,13 +16,18 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.platform.LeaseScheduler;
+import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -176,6 +181,71 @@ class FencedTransactionTest {
       finish.countDown();
       assertThat(fenced.get(30, TimeUnit.SECONDS)).isEqualTo(1);
       assertThat(lease.isHeld()).isTrue();
+    }
+  }
+
+  /**
+   * The token form's transaction is ended by the loss even while a statement blocks (here on a row
+   * lock another session holds, which no interrupt would end): the loss aborts its connection, the
+   * call throws {@code LeaseLost}, and nothing of it is committed.
+   */
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aLossAbortsAFencedTransactionBlockedInAStatement(TestServer server) throws Exception {
+    FakePlatform platform = new FakePlatform();
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager = platform.managerBuilder(repository).ttl(LONG_TTL).build();
+        Lease lease = manager.acquire("fenced/blocked");
+        Connection blocker = db.pool.getConnection()) {
+      db.createSideTable();
+      db.insertSide(blocker, 0);
+      // READ COMMITTED: InnoDB then locks the row alone, not the gaps the insert below needs.
+      blocker.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      blocker.setAutoCommit(false);
+      String update = "UPDATE " + db.sideTable() + " SET n = n + 1 WHERE n = 0";
+      try (Statement lockRow = blocker.createStatement()) {
+        lockRow.executeUpdate(update); // holds the row's lock until the rollback below
+      }
+      CountDownLatch inside = new CountDownLatch(1);
+      CompletableFuture<Integer> fenced =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return lease.runFenced(
+                      token ->
+                          repository.inFencedTransaction(
+                              token,
+                              c -> {
+                                db.insertSide(c, 5);
+                                inside.countDown();
+                                try (Statement blocked = c.createStatement()) {
+                                  return blocked.executeUpdate(update); // waits for the lock
+                                }
+                              }));
+                } catch (InterruptedException | SQLException | RuntimeException e) {
+                  throw new CompletionException(e);
+                }
+              },
+              TestThreads.EACH);
+      assertThat(inside.await(30, TimeUnit.SECONDS)).as("the transaction started").isTrue();
+
+      platform.holdLane(LeaseScheduler.Lane.REPOSITORY); // no renewal: the lease expires
+      try {
+        platform.advance(LONG_TTL.plusSeconds(1));
+        assertThat(fenced)
+            .as("a loss ends the transaction blocked on the row lock")
+            .failsWithin(Duration.ofSeconds(30))
+            .withThrowableOfType(ExecutionException.class)
+            .havingCause()
+            .isInstanceOfSatisfying(
+                LeaseLost.class,
+                lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.EXPIRED));
+      } finally {
+        blocker.rollback();
+        platform.releaseLane(LeaseScheduler.Lane.REPOSITORY);
+      }
+      assertThat(db.sideRows()).as("only the row committed before the transaction").isEqualTo(1);
     }
   }
 

@@ -4,7 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety;
 
-import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.LeaseLost;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The databases' protected write: a fenced transaction ({@code inFencedTransaction(lease, ...)}) on
+ * The databases' protected write: a fenced transaction ({@code inFencedTransaction(token, ...)}) on
  * the side table of the phase's database that reads the key's counter, sleeps on the server (10–60
  * ms, the transaction open), writes the counter plus one, and logs itself in the side log with its
  * id, key, token and value. Two transactions that overlapped would write the same value; one
@@ -41,19 +41,20 @@ final class SideTransactions {
   }
 
   /**
-   * Runs one fenced transaction for {@code lease} and logs its outcome.
+   * Runs one fenced transaction with the token of the running fenced work and logs its outcome; the
+   * lease's loss aborts it.
    *
    * @throws InterruptedException if the thread was interrupted (by the lease's loss) meanwhile
    */
-  void run(Lease lease) throws InterruptedException {
+  void run(FencingToken fencing) throws InterruptedException {
     String tx = worker + "-" + ++count;
-    String key = lease.key();
-    long token = lease.generation();
+    String key = fencing.key();
+    long token = fencing.generation();
     double sleep = (10 + random.nextInt(51)) / 1000.0;
     log.write(event("tx_start", key, token, tx));
     try {
       long value =
-          store.jdbc().inFencedTransaction(lease, c -> increment(c, key, token, tx, sleep));
+          store.jdbc().inFencedTransaction(fencing, c -> increment(c, key, token, tx, sleep));
       Map<String, Object> line = event("tx_commit", key, token, tx);
       line.put("value", value);
       log.write(line);

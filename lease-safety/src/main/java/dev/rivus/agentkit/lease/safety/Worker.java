@@ -129,7 +129,7 @@ final class Worker {
     String key = lease.key();
     log.write(event("fenced_start", key, lease.generation()));
     try (Watchdog.Watch watch = watchdog.watch("runFenced", key)) {
-      lease.runFenced(token -> work(token, lease));
+      lease.runFenced(this::work);
       log.write(event("fenced_end", key, lease.generation()));
     } catch (LeaseLost lost) {
       Map<String, Object> line = event("fenced_lost", key, lease.generation());
@@ -152,7 +152,7 @@ final class Worker {
     }
   }
 
-  private Void work(FencingToken token, Lease lease) throws InterruptedException {
+  private Void work(FencingToken token) throws InterruptedException {
     String key = token.key();
     long g = token.generation();
     String id = settings.id();
@@ -173,7 +173,7 @@ final class Worker {
       }
       if (side != null) {
         // Inside the section, so that faults aimed at holders meet fenced transactions too.
-        side.run(lease);
+        side.run(token);
       }
     } finally {
       resource.call("EXIT " + key + " " + g + " " + id);
