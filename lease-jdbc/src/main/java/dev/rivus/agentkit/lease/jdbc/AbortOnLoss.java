@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * connection ({@link Connection#abort}), so that a statement blocked on a row lock, a long query or
  * a cut network ends at once rather than at its own timeout, and the transaction commits nothing.
  * JDBC calls answer no interrupt; this is the interrupt's counterpart for the library's own
- * transaction.
+ * transaction. (The server ends its side too: MariaDB's driver sends {@code KILL}; for PostgreSQL,
+ * whose driver only closes the socket, {@link PostgresDialect#lockFence} has the server check for a
+ * client gone.)
  *
  * <p>The abort runs on a thread of its own: a driver may block in it (MariaDB's opens a connection
  * to send {@code KILL}), and the library thread that delivers losses must not wait on I/O. {@link
@@ -54,12 +56,14 @@ final class AbortOnLoss implements AutoCloseable {
       }
       aborting = true;
     }
-    Thread thread = new Thread(this::abortConnection, "lease-fenced-transaction-abort");
-    thread.setDaemon(true);
     try {
+      Thread thread = new Thread(this::abortConnection, "lease-fenced-transaction-abort");
+      thread.setDaemon(true);
       thread.start();
     } catch (OutOfMemoryError | RuntimeException noThread) {
-      abortConnection(); // no thread to spare: abort here rather than not at all
+      // No thread to spare: abort here, on the library's thread, rather than not at all (and
+      // never leave close() waiting for an abort that did not start).
+      abortConnection();
     }
   }
 
@@ -91,7 +95,11 @@ final class AbortOnLoss implements AutoCloseable {
     return aborting && !commitSent;
   }
 
-  /** Stops watching, and waits for an abort that started. Never interrupted. */
+  /**
+   * Stops watching, and waits for an abort that started. Called once the commit returned (a loss
+   * after it must not abort a committed transaction's connection) and again when the transaction
+   * ends; closing again does nothing more. Never interrupted.
+   */
   @Override
   public void close() {
     registration.close();

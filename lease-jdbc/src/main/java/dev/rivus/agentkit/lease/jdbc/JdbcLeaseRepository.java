@@ -522,9 +522,11 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * instead of at its timeout; the transaction then commits nothing and this throws {@link
    * LeaseLost} ({@code runFenced} reports the lease's own loss, with its reason). A loss after the
    * commit was sent leaves its outcome unknown ({@link SQLException}), as a broken connection does;
-   * if it committed, it did so before any successor held the key. (MariaDB's driver aborts a
-   * running statement by sending {@code KILL} on a new connection, so on a cut network its abort
-   * ends at its connect timeout or when the network heals.)
+   * if it committed, it did so before any successor held the key. The server ends the transaction
+   * too (MariaDB's driver sends {@code KILL} on a new connection, so on a cut network its abort
+   * ends at its connect timeout or when the network heals; on PostgreSQL 14 and later the server
+   * checks every second that a running statement's client is still there). Under {@link
+   * Lease#runFencedUninterruptibly} nothing is aborted: the transaction is left to settle.
    *
    * @param token the fencing token of the running fenced work
    * @param work the work; it writes through the connection it is given
@@ -610,6 +612,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
                     return work.run(c);
                   },
                   unused -> abort.beginCommit());
+          abort.close(); // committed (or refused): a loss from now on must not break the session
           if (abort.abortedBeforeCommit()) {
             throw abortedByLoss(key, generation, null);
           }

@@ -31,6 +31,9 @@ import java.util.Set;
  */
 final class PostgresDialect implements Dialect {
 
+  /** How often a fenced transaction's statement checks that its client is still connected. */
+  static final int CLIENT_CHECK_MILLIS = 1000;
+
   /** Serializes {@link #createTables} per table across sessions. */
   private static final String SCHEMA_LOCK = "SELECT pg_advisory_xact_lock(?)";
 
@@ -208,6 +211,12 @@ final class PostgresDialect implements Dialect {
         + " THEN set_config('synchronous_commit', 'on', true) END AS raised) AS durable_commit";
   }
 
+  /**
+   * Also sets, for the transaction alone and where the server has it (PostgreSQL 14), {@code
+   * client_connection_check_interval}: a statement whose client went away (its connection aborted
+   * on the lease's loss, its process killed) then ends within {@value #CLIENT_CHECK_MILLIS} ms,
+   * even while it waits for a lock, instead of holding the fence row until it finishes.
+   */
   @Override
   public long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
       throws SQLException {
@@ -216,7 +225,11 @@ final class PostgresDialect implements Dialect {
             "SELECT f.generation FROM "
                 + sql.fenceTable()
                 + " f, (SELECT set_config('idle_in_transaction_session_timeout', ?, true))"
-                + " AS idle_bound WHERE f.key_hash = ? FOR SHARE OF f")) {
+                + " AS idle_bound, (SELECT CASE WHEN"
+                + " current_setting('client_connection_check_interval', true) IS NOT NULL"
+                + " THEN set_config('client_connection_check_interval', '"
+                + CLIENT_CHECK_MILLIS
+                + "', true) END) AS client_check WHERE f.key_hash = ? FOR SHARE OF f")) {
       lock.setString(1, millis(idleBound));
       lock.setBytes(2, keyHash);
       try (ResultSet row = lock.executeQuery()) {

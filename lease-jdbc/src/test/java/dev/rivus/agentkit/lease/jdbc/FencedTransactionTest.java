@@ -7,6 +7,7 @@ package dev.rivus.agentkit.lease.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseListener;
@@ -24,12 +25,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -187,16 +191,19 @@ class FencedTransactionTest {
   /**
    * The token form's transaction is ended by the loss even while a statement blocks (here on a row
    * lock another session holds, which no interrupt would end): the loss aborts its connection, the
-   * call throws {@code LeaseLost}, and nothing of it is committed.
+   * call throws {@code LeaseLost} with nothing committed, and the server ends the transaction too,
+   * so a successor takes the key over while the row lock is still held.
    */
   @ParameterizedTest
   @EnumSource(TestServer.class)
   void aLossAbortsAFencedTransactionBlockedInAStatement(TestServer server) throws Exception {
     FakePlatform platform = new FakePlatform();
+    String key = "fenced/blocked";
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create();
+        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
         LeaseManager manager = platform.managerBuilder(repository).ttl(LONG_TTL).build();
-        Lease lease = manager.acquire("fenced/blocked");
+        Lease lease = manager.acquire(key);
         Connection blocker = db.pool.getConnection()) {
       db.createSideTable();
       db.insertSide(blocker, 0);
@@ -207,28 +214,35 @@ class FencedTransactionTest {
       try (Statement lockRow = blocker.createStatement()) {
         lockRow.executeUpdate(update); // holds the row's lock until the rollback below
       }
-      CountDownLatch inside = new CountDownLatch(1);
+      AtomicReference<Exception> thrown = new AtomicReference<>();
       CompletableFuture<Integer> fenced =
           CompletableFuture.supplyAsync(
               () -> {
                 try {
                   return lease.runFenced(
-                      token ->
-                          repository.inFencedTransaction(
+                      token -> {
+                        try {
+                          return repository.inFencedTransaction(
                               token,
                               c -> {
                                 db.insertSide(c, 5);
-                                inside.countDown();
                                 try (Statement blocked = c.createStatement()) {
                                   return blocked.executeUpdate(update); // waits for the lock
                                 }
-                              }));
+                              });
+                        } catch (SQLException | RuntimeException e) {
+                          thrown.set(e);
+                          throw e;
+                        }
+                      });
                 } catch (InterruptedException | SQLException | RuntimeException e) {
                   throw new CompletionException(e);
                 }
               },
               TestThreads.EACH);
-      assertThat(inside.await(30, TimeUnit.SECONDS)).as("the transaction started").isTrue();
+      Awaitility.await("the fenced transaction's statement waiting for the row lock")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> db.lockWaits(update) == 1);
 
       platform.holdLane(LeaseScheduler.Lane.REPOSITORY); // no renewal: the lease expires
       try {
@@ -241,11 +255,101 @@ class FencedTransactionTest {
             .isInstanceOfSatisfying(
                 LeaseLost.class,
                 lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.EXPIRED));
+        assertThat(thrown.get())
+            .as("what inFencedTransaction threw: the loss, with the aborted statement's failure")
+            .isInstanceOf(LeaseLost.class)
+            .hasCauseInstanceOf(SQLException.class);
+        Awaitility.await("a successor's acquisition, the aborted transaction ended on the server")
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  takeOver(successorSide, key);
+                  return true;
+                });
       } finally {
         blocker.rollback();
         platform.releaseLane(LeaseScheduler.Lane.REPOSITORY);
       }
       assertThat(db.sideRows()).as("only the row committed before the transaction").isEqualTo(1);
+    }
+  }
+
+  /**
+   * A loss that comes while the work runs but touches no statement still refuses the commit: the
+   * work returns normally, and the call throws {@code LeaseLost} with nothing committed.
+   */
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void aLossBeforeTheCommitRefusesItEvenIfTheWorkSawNoFailure(TestServer server) throws Exception {
+    try (TestDatabase db = TestDatabase.on(server);
+        JdbcLeaseRepository repository = db.create();
+        LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
+        Lease lease = manager.acquire("fenced/lost-before-commit")) {
+      db.createSideTable();
+      LosableToken token = new LosableToken(lease);
+
+      assertThatThrownBy(
+              () ->
+                  repository.inFencedTransaction(
+                      token,
+                      c -> {
+                        int n = db.insertSide(c, 1);
+                        token.lose();
+                        return n;
+                      }))
+          .isInstanceOf(LeaseLost.class);
+      assertThat(db.sideRows()).isZero();
+      assertThat(token.registered()).as("registrations left after the call").isZero();
+    }
+  }
+
+  /** A token whose loss the test declares: runs the registered actions at once, on its thread. */
+  private static final class LosableToken implements FencingToken {
+    private final Lease lease;
+    private final List<Runnable> actions = new ArrayList<>(); // guarded by this
+    private boolean lost; // guarded by this
+
+    LosableToken(Lease lease) {
+      this.lease = lease;
+    }
+
+    void lose() {
+      List<Runnable> toRun;
+      synchronized (this) {
+        lost = true;
+        toRun = new ArrayList<>(actions);
+      }
+      toRun.forEach(Runnable::run);
+    }
+
+    synchronized int registered() {
+      return actions.size();
+    }
+
+    @Override
+    public String key() {
+      return lease.key();
+    }
+
+    @Override
+    public long generation() {
+      return lease.generation();
+    }
+
+    @Override
+    public synchronized boolean isHeld() {
+      return !lost;
+    }
+
+    @Override
+    public synchronized Registration onLoss(Runnable cancelAction) {
+      actions.add(cancelAction);
+      return () -> {
+        synchronized (this) {
+          actions.remove(cancelAction);
+        }
+      };
     }
   }
 
