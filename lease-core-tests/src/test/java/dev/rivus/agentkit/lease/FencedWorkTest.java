@@ -10,9 +10,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -290,6 +292,61 @@ class FencedWorkTest {
     assertThat(outcome.get(WAIT_SECONDS, TimeUnit.SECONDS)).isInstanceOf(LeaseLost.class);
     assertThat(completed).isTrue();
     assertThat(interruptedDuringWork).isFalse();
+  }
+
+  /**
+   * Work that ends while its lease is held releases its key lock and waits for that; work ended by
+   * the loss abandons it, so that the loss is reported without waiting for a storage that may not
+   * answer (a database behind a cut network).
+   */
+  @Test
+  void workEndedByTheLossAbandonsItsKeyLockAndWorkThatEndsHeldClosesIt() throws Exception {
+    List<String> keyLockEnds = Collections.synchronizedList(new ArrayList<>());
+    FlakyRepository repository =
+        new FlakyRepository(
+            new ForwardingLeaseRepository(store) {
+              @Override
+              public KeyLock lockKey(String key) throws InterruptedException {
+                KeyLock lock = super.lockKey(key);
+                return new KeyLock() {
+                  @Override
+                  public boolean isHeld() {
+                    return lock.isHeld();
+                  }
+
+                  @Override
+                  public void close() {
+                    keyLockEnds.add("close");
+                    lock.close();
+                  }
+
+                  @Override
+                  public void abandon() {
+                    keyLockEnds.add("abandon");
+                    lock.close();
+                  }
+                };
+              }
+            });
+    FakePlatform platform = Samples.platformOf(300);
+    try (LeaseManager manager = platform.newManager(repository, CONFIG);
+        Lease lease = manager.acquire("task")) {
+      String done = lease.runFenced(token -> "done");
+      assertThat(done).isEqualTo("done");
+      assertThatThrownBy(
+              () ->
+                  lease.runFenced(
+                      token -> {
+                        repository.startFailing();
+                        platform.advance(TTL); // the lease expires while the work runs
+                        return "ended after the loss";
+                      }))
+          .isInstanceOf(LeaseLost.class);
+
+      assertThat(keyLockEnds).containsExactly("close", "abandon");
+    } finally {
+      repository.recover();
+    }
   }
 
   @Test

@@ -155,5 +155,16 @@ public interface LeaseRepository extends AutoCloseable {
     /** Releases the key lock. */
     @Override
     void close();
+
+    /**
+     * Releases the key lock of work that ended after its lease was lost, without waiting for the
+     * storage: the manager calls it instead of {@link #close()}, so that a loss is reported at once
+     * even when the storage cannot be reached (a cut network would hold a release until it heals or
+     * times out). The key lock must keep excluding others until the storage has let it go, as on
+     * {@link #close()}; only the caller does not wait for that. The default closes.
+     */
+    default void abandon() {
+      close();
+    }
   }
 }

@@ -62,7 +62,11 @@ final class FencedRunner {
         return runWork(call, () -> work.run(call));
       } finally {
         unregister(thread);
-        keyLock.close();
+        if (lease.isHeld()) {
+          keyLock.close();
+        } else {
+          keyLock.abandon(); // lost: report it now, not once the storage answers
+        }
       }
     } finally {
       call.finish();

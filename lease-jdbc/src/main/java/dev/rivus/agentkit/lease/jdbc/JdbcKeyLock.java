@@ -122,6 +122,35 @@ final class JdbcKeyLock implements KeyLock {
   }
 
   /**
+   * Gives the lock up without waiting for the server, for work whose lease is lost: the connection
+   * is aborted on a thread of its own (an unlock would wait for a cut network to heal or time out),
+   * and the server releases the lock once it finds the session gone. Until then the lock still
+   * excludes every other session; nothing is let in early.
+   */
+  @Override
+  public void abandon() {
+    try {
+      Thread thread = new Thread(this::abort, "lease-key-lock-abandon");
+      thread.setDaemon(true);
+      thread.start();
+    } catch (OutOfMemoryError | RuntimeException noThread) {
+      close(); // no thread to spare: release here, waiting for the server
+    }
+  }
+
+  private void abort() {
+    synchronized (guard) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    JdbcLeaseRepository.abortQuietly(connection);
+    JdbcLeaseRepository.closeQuietly(connection);
+    onClose.run();
+  }
+
+  /**
    * Releases the advisory lock and closes the connection (back to its pool). If the release cannot
    * be confirmed, the connection is aborted instead, so that a pool never lends out a session that
    * still holds the lock.
@@ -144,11 +173,7 @@ final class JdbcKeyLock implements KeyLock {
       released = false;
     }
     if (!released) {
-      try {
-        connection.abort(Runnable::run);
-      } catch (SQLException | RuntimeException ignored) {
-        // closed below either way
-      }
+      JdbcLeaseRepository.abortQuietly(connection);
     }
     bound.restore();
     JdbcLeaseRepository.closeQuietly(connection);

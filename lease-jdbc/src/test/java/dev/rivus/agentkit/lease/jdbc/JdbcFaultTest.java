@@ -398,6 +398,52 @@ abstract class JdbcFaultTest {
   }
 
   /**
+   * Fenced work that ends with the loss while the network is cut does not wait for its key lock's
+   * release, which cannot reach the server before the heal or the network timeout (here far longer
+   * than the test waits): the key lock is abandoned (its connection aborted), and {@code runFenced}
+   * reports the loss at once.
+   */
+  @Test
+  void fencedWorkEndedByTheLossDoesNotWaitToReleaseItsKeyLockOverACutNetwork() throws Exception {
+    Duration networkTimeout = Duration.ofMinutes(2);
+    String url = server().url().replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/");
+    try (FaultParty holder =
+        FaultParty.open(
+            "holder",
+            url,
+            table,
+            TTL,
+            HEARTBEAT,
+            config -> {},
+            options -> options.withNetworkTimeout(networkTimeout))) {
+      Lease held = holder.manager.acquire(KEY);
+      CountDownLatch inside = new CountDownLatch(1);
+      CompletableFuture<Object> work =
+          onThread(
+              "fenced-work",
+              () ->
+                  held.runFenced(
+                      token -> {
+                        inside.countDown();
+                        Thread.sleep(networkTimeout.toMillis()); // until the loss interrupts it
+                        return "slept";
+                      }));
+      assertThat(inside.await(30, TimeUnit.SECONDS)).as("the fenced work started").isTrue();
+      proxy.freeze();
+      try {
+        awaitLoss(held, System.nanoTime() + TTL.toNanos() + HEARTBEAT.toNanos(), "the cut");
+        LeaseLost ended =
+            awaitLossOfWork(
+                work, System.nanoTime() + HEARTBEAT.toNanos() * 3, "the cut, after the loss");
+        assertThat(ended.reason()).isEqualTo(LeaseLost.Reason.EXPIRED);
+      } finally {
+        proxy.thaw();
+        held.close();
+      }
+    }
+  }
+
+  /**
    * Freezes the proxy as soon as the holder's next renewal has its connection, so that the renewal
    * itself hangs (not only HikariCP's validation of an idle connection, which its validation
    * timeout bounds); returns when.

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -33,6 +34,31 @@ class KeyLockPermitTest {
       lost.close();
 
       assertThat(lockWithin(repository, "b", 10)).isTrue();
+    }
+  }
+
+  /**
+   * An abandoned key lock (fenced work ended by a loss) gives its turn back, and its connection,
+   * aborted on a thread of its own, goes back to the pool as broken: the pool drops it rather than
+   * lend the dead session out again (HikariCP lends a connection used within half a second without
+   * checking it).
+   */
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void anAbandonedKeyLockGivesItsTurnBackAndItsDeadConnectionIsNotLentOutAgain(TestServer server)
+      throws Exception {
+    try (TestDatabase db = TestDatabase.on(server, 1, 5_000);
+        JdbcLeaseRepository repository =
+            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+      repository.lockKey("a").abandon();
+      Awaitility.await("the abandoned key lock's connection given back")
+          .until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 0);
+
+      try (Connection next = db.pool.getConnection();
+          Statement statement = next.createStatement()) {
+        statement.execute("SELECT 1"); // on the aborted session, this would fail
+      }
+      assertThat(lockWithin(repository, "a", 10)).isTrue();
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 
@@ -86,6 +87,12 @@ final class KeyLockProbe {
   }
 
   void waiterProceedsOnlyAfterRelease(String key) throws Exception {
+    waiterProceedsOnlyAfterRelease(key, LeaseRepository.KeyLock::close);
+  }
+
+  /** As above, the first key lock given up by {@code release} (closed, or abandoned). */
+  void waiterProceedsOnlyAfterRelease(String key, Consumer<LeaseRepository.KeyLock> release)
+      throws Exception {
     LeaseRepository.KeyLock first = repository.lockKey(key);
     CountDownLatch waiting = new CountDownLatch(1);
     CountDownLatch got = new CountDownLatch(1);
@@ -105,7 +112,7 @@ final class KeyLockProbe {
           .as("a second thread got the key lock of '%s' while the first held it", key)
           .isFalse();
     } finally {
-      first.close();
+      release.accept(first);
     }
     assertThat(got.await(patience.toNanos(), TimeUnit.NANOSECONDS))
         .as("the second thread got the key lock once the first released it")

@@ -615,6 +615,18 @@ public abstract class LeaseRepositoryContract {
   }
 
   /**
+   * An abandoned key lock (fenced work ended by a loss) still excludes others until it is let go,
+   * and is let go without anyone closing it: another thread gets it.
+   *
+   * @throws Exception if the repository or a worker thread fails
+   */
+  @Test
+  public void anAbandonedKeyLockIsLetGoForTheNextHolder() throws Exception {
+    keyLockAcrossInstances()
+        .waiterProceedsOnlyAfterRelease("fenced", LeaseRepository.KeyLock::abandon);
+  }
+
+  /**
    * Threads hammering one key lock are never inside it two at a time.
    *
    * @throws Exception if the repository or a worker thread fails

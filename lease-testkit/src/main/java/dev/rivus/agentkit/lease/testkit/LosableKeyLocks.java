@@ -71,5 +71,10 @@ final class LosableKeyLocks extends ForwardingLeaseRepository {
     public void close() {
       inner.close();
     }
+
+    @Override
+    public void abandon() {
+      inner.abandon();
+    }
   }
 }
