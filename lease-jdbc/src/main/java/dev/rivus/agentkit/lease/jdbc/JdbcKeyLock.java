@@ -145,9 +145,15 @@ final class JdbcKeyLock implements KeyLock {
       }
       closed = true;
     }
-    JdbcLeaseRepository.abortQuietly(connection);
-    JdbcLeaseRepository.closeQuietly(connection);
-    onClose.run();
+    try {
+      if (!JdbcLeaseRepository.abortQuietly(connection)) {
+        release(); // the driver or pool would not abort: unlock, as close() does
+        return;
+      }
+      JdbcLeaseRepository.closeQuietly(connection);
+    } finally {
+      onClose.run();
+    }
   }
 
   /**
@@ -163,6 +169,14 @@ final class JdbcKeyLock implements KeyLock {
       }
       closed = true;
     }
+    try {
+      release();
+    } finally {
+      onClose.run();
+    }
+  }
+
+  private void release() {
     boolean released = false;
     try (PreparedStatement unlock = connection.prepareStatement(dialect.unlock())) {
       unlock.setLong(1, lockId);
@@ -177,6 +191,5 @@ final class JdbcKeyLock implements KeyLock {
     }
     bound.restore();
     JdbcLeaseRepository.closeQuietly(connection);
-    onClose.run();
   }
 }

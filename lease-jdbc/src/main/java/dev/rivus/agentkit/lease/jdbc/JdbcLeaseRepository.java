@@ -818,19 +818,22 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * Aborts the connection, then lets its pool see that it is broken: an abort goes past the pool
    * (HikariCP passes it to the driver and would lend the dead connection out again once it is
    * closed, within half a second without checking it), while a statement that fails with a
-   * connection error (SQLState 08...) makes a pool drop it.
+   * connection error (SQLState 08...) makes a pool that takes those as fatal drop it.
+   *
+   * @return false if the driver or pool refused to abort (the connection may still be open)
    */
-  static void abortQuietly(Connection connection) {
+  static boolean abortQuietly(Connection connection) {
     try {
       connection.abort(Runnable::run);
     } catch (SQLException | RuntimeException notAborted) {
-      return; // closed by the caller either way
+      return false;
     }
     try (Statement probe = connection.createStatement()) {
       probe.execute("SELECT 1");
     } catch (SQLException | RuntimeException expected) {
       // the connection is gone, and its pool has seen it fail
     }
+    return true;
   }
 
   static void closeQuietly(Connection connection) {

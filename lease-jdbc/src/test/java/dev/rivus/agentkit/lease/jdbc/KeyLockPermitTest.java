@@ -7,12 +7,18 @@ package dev.rivus.agentkit.lease.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,6 +68,27 @@ class KeyLockPermitTest {
     }
   }
 
+  /**
+   * A key lock abandoned on a pool that will not abort its connection is unlocked instead, so that
+   * its session goes back to the pool without the lock (it would hold the key for good otherwise).
+   */
+  @ParameterizedTest
+  @EnumSource(TestServer.class)
+  void anAbandonedKeyLockWhoseConnectionRefusesToAbortIsUnlockedInstead(TestServer server)
+      throws Exception {
+    try (TestDatabase db = TestDatabase.on(server, 1, 5_000);
+        HikariDataSource otherPool = server.pool(1, 5_000);
+        JdbcLeaseRepository repository =
+            JdbcLeaseRepository.create(refusingToAbort(db.pool), db.options().withKeyLockLimit(1));
+        JdbcLeaseRepository other = JdbcLeaseRepository.open(otherPool, db.options())) {
+      repository.lockKey("a").abandon();
+      Awaitility.await("the abandoned key lock's connection given back")
+          .until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 0);
+
+      assertThat(lockWithin(other, "a", 10)).isTrue();
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(TestServer.class)
   void aKeyLockThatGetsNoConnectionGivesItsTurnBack(TestServer server) throws Exception {
@@ -103,6 +130,41 @@ class KeyLockPermitTest {
       Awaitility.await().until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 1);
 
       assertThat(lockWithin(repository, "other key", 10)).isTrue();
+    }
+  }
+
+  /** The data source, whose connections refuse {@link Connection#abort}. */
+  private static DataSource refusingToAbort(DataSource dataSource) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            DataSource.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = delegate(dataSource, method, args);
+              return method.getName().equals("getConnection")
+                  ? refusingToAbort((Connection) result)
+                  : result;
+            });
+  }
+
+  private static Connection refusingToAbort(Connection connection) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("abort")) {
+                throw new SQLFeatureNotSupportedException("this pool does not abort");
+              }
+              return delegate(connection, method, args);
+            });
+  }
+
+  private static Object delegate(Object target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
     }
   }
 
