@@ -15,8 +15,11 @@ import java.util.stream.Collectors;
  * P1, tokens only go up: per key, no token is granted twice, and an acquisition that returned
  * before another was called has the smaller token. Times are {@code System.nanoTime()}, which is
  * one monotonic clock for every process of a Linux machine. Where the driver deleted, replaced or
- * damaged the store between the two acquisitions on purpose, the case is reported apart: the new
- * store starts without the old records, and {@link StoreLoss} says what the library did.
+ * damaged the store on purpose after the first returned and before the second returned, the case is
+ * reported apart: the new store starts without the old records, and {@link StoreLoss} says what the
+ * library did. Before the second <em>returned</em>, not before it was called: a call under way may
+ * open the store after the loss (a {@code lease run} whose JVM is starting), and a token below a
+ * granted one can only come from the new store.
  */
 final class TokenOrder {
 
@@ -65,7 +68,7 @@ final class TokenOrder {
       if (top.token() >= b.token()) {
         findings.report(
             "P1",
-            logs.storeLostBetween(top.okNanos(), b.startNanos()),
+            logs.storeLostBetween(top.okNanos(), b.okNanos()),
             "key "
                 + key
                 + ": "

@@ -246,6 +246,42 @@ class StorageAndLeaseRunCheckerTest {
   }
 
   /**
+   * Seen in the long run's file phase (seed 20261204): a lease run called acquire, the store was
+   * deleted while its JVM was starting, and it got k3 from the new store, below a token granted
+   * before the deletion. The loss came during the call, not before it; still the store's doing.
+   */
+  @Test
+  void aTokenBelowAGrantedOneIsReportedApartWhenTheStoreWasLostWhileTheAcquisitionWasUnderWay() {
+    History lostDuringTheCall =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("r5.1", 2000)
+            .acquire("w1.1", "k3", 500, 0, 5, "NEW")
+            .release(50, "w1.1", "k3", 500)
+            .acquire("r5.1", "k3", 20, 80, 310, "NEW")
+            .fault(100, "store_delete", "store")
+            .note(250, "restart")
+            .finish();
+
+    Verdict verdict = lostDuringTheCall.check();
+
+    assertThat(verdict.violations("P1")).isZero();
+    assertThat(verdict.reportedApart("P1")).isEqualTo(1);
+
+    History lostAfterTheCall =
+        new History()
+            .worker("w1.1", 2000)
+            .worker("r5.1", 2000)
+            .acquire("w1.1", "k3", 500, 0, 5, "NEW")
+            .release(50, "w1.1", "k3", 500)
+            .acquire("r5.1", "k3", 20, 80, 90, "NEW")
+            .fault(100, "store_delete", "store")
+            .note(250, "restart")
+            .finish();
+    assertThat(lostAfterTheCall.check().violations("P1")).isEqualTo(1);
+  }
+
+  /**
    * w1.1 is inside k4 (token 500, granted at 0 ms) when the store goes at 2 ms; r5.1 gets token 900
    * from a new store at 3 ms and enters beside it; w1.1's late write is refused by the token.
    */
