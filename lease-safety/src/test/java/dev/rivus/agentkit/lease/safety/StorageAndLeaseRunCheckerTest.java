@@ -252,33 +252,26 @@ class StorageAndLeaseRunCheckerTest {
    */
   @Test
   void aTokenBelowAGrantedOneIsReportedApartWhenTheStoreWasLostWhileTheAcquisitionWasUnderWay() {
-    History lostDuringTheCall =
-        new History()
-            .worker("w1.1", 2000)
-            .worker("r5.1", 2000)
-            .acquire("w1.1", "k3", 500, 0, 5, "NEW")
-            .release(50, "w1.1", "k3", 500)
-            .acquire("r5.1", "k3", 20, 80, 310, "NEW")
-            .fault(100, "store_delete", "store")
-            .note(250, "restart")
-            .finish();
+    Verdict lostDuringTheCall = lowerTokenAfterAStoreDeletedAt100Ms(80, 310).check();
 
-    Verdict verdict = lostDuringTheCall.check();
+    assertThat(lostDuringTheCall.violations("P1")).isZero();
+    assertThat(lostDuringTheCall.reportedApart("P1")).isEqualTo(1);
 
-    assertThat(verdict.violations("P1")).isZero();
-    assertThat(verdict.reportedApart("P1")).isEqualTo(1);
+    Verdict lostAfterTheCall = lowerTokenAfterAStoreDeletedAt100Ms(80, 90).check();
+    assertThat(lostAfterTheCall.violations("P1")).isEqualTo(1);
+  }
 
-    History lostAfterTheCall =
-        new History()
-            .worker("w1.1", 2000)
-            .worker("r5.1", 2000)
-            .acquire("w1.1", "k3", 500, 0, 5, "NEW")
-            .release(50, "w1.1", "k3", 500)
-            .acquire("r5.1", "k3", 20, 80, 90, "NEW")
-            .fault(100, "store_delete", "store")
-            .note(250, "restart")
-            .finish();
-    assertThat(lostAfterTheCall.check().violations("P1")).isEqualTo(1);
+  /** w1.1 got k3 with token 500; r5.1 got it with 20, called and returning at the times given. */
+  private static History lowerTokenAfterAStoreDeletedAt100Ms(long startMs, long okMs) {
+    return new History()
+        .worker("w1.1", 2000)
+        .worker("r5.1", 2000)
+        .acquire("w1.1", "k3", 500, 0, 5, "NEW")
+        .release(50, "w1.1", "k3", 500)
+        .acquire("r5.1", "k3", 20, startMs, okMs, "NEW")
+        .fault(100, "store_delete", "store")
+        .note(250, "restart")
+        .finish();
   }
 
   /**
