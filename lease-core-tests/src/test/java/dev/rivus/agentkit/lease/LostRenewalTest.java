@@ -56,7 +56,7 @@ class LostRenewalTest {
       store.recover();
       advance(Duration.ofMillis(50)); // t = 12.6
       try (Lease successor = observer.acquire("task")) {
-        assertThat(successor.generation()).isEqualTo(lease.generation() + 1);
+        assertThat(successor.generation()).isGreaterThan(lease.generation());
         assertThat(lease.isHeld())
             .as(
                 "the holder, whose last confirmed renewal started at t = 4, while a successor"

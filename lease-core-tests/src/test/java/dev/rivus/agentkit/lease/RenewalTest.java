@@ -89,6 +89,23 @@ class RenewalTest {
     }
   }
 
+  /** An operator's {@code lease release --generation N} is said as such, not as a takeover. */
+  @Test
+  void aRenewalThatFindsItsOwnRecordReleasedByAnotherLosesTheLeaseAsForcedRelease() {
+    Lease lease = manager.acquire("task");
+    LeaseSnapshot mine = store.load("task").orElseThrow();
+    store.save(mine.release(platform.now())); // as the operator's forced release writes it
+
+    platform.advance(HEARTBEAT);
+
+    assertThat(lease.isHeld()).isFalse();
+    LeaseLost lost = lease.lost().toCompletableFuture().join();
+    assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.FORCED_RELEASE);
+    assertThat(lost)
+        .hasMessageContaining("generation " + mine.generation() + " was released by an operator")
+        .hasMessageNotContaining("taken over");
+  }
+
   @Test
   void aRenewalThatFindsAnotherHolderLosesTheLeaseAsTakenOver() {
     Lease lease = manager.acquire("task");

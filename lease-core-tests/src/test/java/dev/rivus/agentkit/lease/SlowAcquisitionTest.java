@@ -52,7 +52,7 @@ class SlowAcquisitionTest {
       LeaseSnapshot stored = store.load("busy").orElseThrow();
       assertThat(stored.state()).as("the record written too late").isEqualTo(LeaseState.RELEASED);
       try (Lease next = manager.acquire("busy")) {
-        assertThat(next.generation()).isEqualTo(stored.generation() + 1);
+        assertThat(next.generation()).isGreaterThan(stored.generation());
         platform.advance(TTL.multipliedBy(2));
         assertThat(next.isHeld()).isTrue();
       }

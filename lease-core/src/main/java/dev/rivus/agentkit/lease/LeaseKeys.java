@@ -7,12 +7,14 @@ package dev.rivus.agentkit.lease;
 import java.util.Objects;
 
 /**
- * The rule every lease key follows: any string of 1 to {@link #MAX_LENGTH} characters. Keys may
- * hold any characters (slashes, dots, unicode); repositories never let a key escape their storage.
+ * The rule every lease key follows: any string of 1 to {@link #MAX_LENGTH} UTF-16 code units, as
+ * {@link String#length()} counts them (a character outside the Basic Multilingual Plane, such as an
+ * emoji, counts two). Keys may hold any characters (slashes, dots, unicode); repositories never let
+ * a key escape their storage.
  */
 public final class LeaseKeys {
 
-  /** The longest key accepted, in UTF-16 characters ({@link String#length()}). */
+  /** The longest key accepted, in UTF-16 code units ({@link String#length()}). */
   public static final int MAX_LENGTH = 1024;
 
   private LeaseKeys() {}
@@ -35,10 +37,10 @@ public final class LeaseKeys {
       throw new IllegalArgumentException(
           "lease key is "
               + key.length()
-              + " characters long; the maximum is "
+              + " UTF-16 code units long; the maximum is "
               + MAX_LENGTH
               + " (key starts with '"
-              + key.substring(0, 32)
+              + key.substring(0, Character.isHighSurrogate(key.charAt(31)) ? 31 : 32)
               + "...')");
     }
     return key;

@@ -22,6 +22,11 @@ public final class LeaseLost extends LeaseException {
     RELEASED,
     /** The record names another holder or generation: another process took the lease over. */
     TAKEN_OVER,
+    /**
+     * The record is a tombstone of this handle's generation that its holder did not write: an
+     * operator released it (for example {@code lease release --generation N}).
+     */
+    FORCED_RELEASE,
     /** The holder could not renew within the TTL, so another process may take the lease over. */
     EXPIRED,
     /**
@@ -96,6 +101,10 @@ public final class LeaseLost extends LeaseException {
                     + ", "
                     + current.holder().process()
                     + ")");
+      case FORCED_RELEASE:
+        return head
+            + " was released by an operator: its record is now a tombstone of this generation,"
+            + " written by another process (a forced release)";
       case STORE_LOST:
         return head
             + " was lost with its store"

@@ -11,12 +11,13 @@ import java.time.temporal.ChronoUnit;
 /**
  * One stored revision of a lease record, as a repository loads and saves it. Immutable.
  *
- * <p>{@code generation} is the fencing token: it rises by one on every acquisition and never goes
- * back. {@code revision} rises on every write (acquisition, renewal, release) and is what {@link
- * LeaseRepository#save} compares; it never repeats for a key, also across pruning. {@code ttl} is
- * the TTL its holder promised, as a duration: an observer waits for the longer of its own TTL and
- * this one, counted on its own monotonic clock. {@code updatedAt} is the writer's wall-clock time,
- * kept for people to read; expiry is never decided from it.
+ * <p>{@code generation} is the fencing token: it rises on every acquisition, to the greater of one
+ * more and the wall clock in microseconds, and never goes back. {@code revision} rises on every
+ * write (acquisition, renewal, release) and is what {@link LeaseRepository#save} compares; it never
+ * repeats for a key, also across pruning. {@code ttl} is the TTL its holder promised, as a
+ * duration: an observer waits for the longer of its own TTL and this one, counted on its own
+ * monotonic clock. {@code updatedAt} is the writer's wall-clock time, kept for people to read;
+ * expiry is never decided from it.
  *
  * <p>A record's writes are made from it: {@link #renewal}, {@link #release}, {@link #acquisition},
  * and {@link #firstAcquisition} for a key that has no record.
@@ -151,7 +152,10 @@ public record LeaseSnapshot(
 
   /**
    * Returns the acquisition written over this record (held by a holder taken over, released, or a
-   * floor): generation and revision one higher.
+   * floor): revision one higher, and generation {@code max(generation + 1, wall clock in
+   * microseconds)}, so that it also stays above the generations of a store that was lost, renamed,
+   * replaced or restored from an old copy since (see {@link #firstGeneration(Instant)}), unless the
+   * wall clock was set back as well.
    *
    * @param newHolder the acquiring holder
    * @param newTtl the TTL the acquiring holder promises
@@ -162,7 +166,13 @@ public record LeaseSnapshot(
     return new LeaseWrite(
         LeaseWrite.Intent.ACQUIRE,
         new LeaseSnapshot(
-            key, generation + 1, revision + 1, LeaseState.HELD, newHolder, newTtl, now),
+            key,
+            Math.max(generation + 1, firstGeneration(now)),
+            revision + 1,
+            LeaseState.HELD,
+            newHolder,
+            newTtl,
+            now),
         revision);
   }
 
@@ -185,11 +195,12 @@ public record LeaseSnapshot(
   }
 
   /**
-   * The generation of a key's first record: the wall clock in microseconds since the epoch. A key
-   * whose record was lost with its store (a database deleted, a directory emptied) therefore starts
-   * again above every generation it had before, as long as it had fewer acquisitions than
-   * microseconds passed and the wall clock was not set back; later acquisitions add one each.
-   * Microseconds keep the number exact in a JavaScript number until the year 2255.
+   * The generation of a key's first record, and the least of every later one: the wall clock in
+   * microseconds since the epoch. Every acquisition takes at least this, so a key whose record was
+   * lost with its store (a database deleted, renamed without its write-ahead log, replaced, or
+   * restored from an old copy) goes on above every generation it was given before, as long as the
+   * wall clock was not set back (nor ahead when those were given). Microseconds keep the number
+   * exact in a JavaScript number until the year 2255.
    *
    * @param now the writer's wall-clock time
    * @return the first generation, at least 1

@@ -32,7 +32,10 @@ public record LeaseWrite(Intent intent, LeaseSnapshot snapshot, long expectedRev
 
   /** What a write is. */
   public enum Intent {
-    /** A new holder: the generation rises by one. Durable before {@code save} returns. */
+    /**
+     * A new holder: the generation rises (see {@link LeaseSnapshot#acquisition}). Durable before
+     * {@code save} returns.
+     */
     ACQUIRE,
     /**
      * The holder renews: next revision and time; same generation, state, holder and TTL, so an

@@ -9,7 +9,6 @@ import dev.rivus.agentkit.lease.LeaseLost;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -95,7 +94,7 @@ final class CommandSupervisor {
               + "' generation "
               + loss.generation()
               + " was lost ("
-              + loss.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + LossWords.of(loss.reason())
               + ") while the command ran; the command was stopped (SIGTERM, SIGKILL after "
               + DurationConverter.format(terminator.grace())
               + ")");

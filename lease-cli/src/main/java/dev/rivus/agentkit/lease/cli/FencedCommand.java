@@ -8,7 +8,6 @@ import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseLost;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -113,7 +112,7 @@ final class FencedCommand {
               + "' generation "
               + lease.generation()
               + " was lost ("
-              + lost.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + LossWords.of(lost.reason())
               + ") "
               + when);
       err.flush();

@@ -37,9 +37,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Acquires the lease KEY, runs COMMAND with LEASE_KEY and LEASE_TOKEN (the generation, a fencing"
           + " token that only rises) in its environment, renews the lease while it runs and releases"
-          + " it when it exits. A key's first token is the wall clock in microseconds (a 16-digit"
-          + " number), and each later acquisition adds 1, so tokens keep rising even after the"
-          + " store was deleted and made again (unless the clock was set back).",
+          + " it when it exits. A token is the greater of the stored one + 1 and the wall clock in"
+          + " microseconds (a 16-digit number), so tokens keep rising even after the store was"
+          + " deleted, renamed or restored from an old copy (unless the clock was set back).",
       "",
       "Fails fast if another live process holds the lease, unless --wait is given. If the lease is"
           + " lost while COMMAND runs, COMMAND gets SIGTERM, then SIGKILL after --grace. On Linux"

@@ -62,7 +62,7 @@ class InspectProcessTest {
       tokens[i] = Long.parseLong(run.awaitStdout("^(\\d+)$"));
     }
     Tokens.assertFirst(tokens[0], before);
-    assertThat(tokens[1]).isEqualTo(tokens[0] + 1);
+    assertThat(tokens[1]).isGreaterThan(tokens[0]);
     // Renewals every 5 minutes: the record stays at one revision while the test reads it.
     try (LeaseTool holder =
         LeaseTool.start(

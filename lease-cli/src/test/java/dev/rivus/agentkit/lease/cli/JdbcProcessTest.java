@@ -143,7 +143,7 @@ abstract class JdbcProcessTest {
     assertThat(released.get("generation").asLong()).isEqualTo(token);
     String[] printToken = lease("run", "stuck", "--", "sh", "-c", "echo token=$LEASE_TOKEN");
     assertThat(Long.parseLong(succeeded(printToken).awaitStdout("token=(\\d+)")))
-        .isEqualTo(token + 1);
+        .isGreaterThan(token);
 
     assertThat(succeeded(lease("prune", "--older-than", "1h")).stdout())
         .isEqualTo("pruned 0 tombstones older than 1h");

@@ -78,7 +78,7 @@ class WaitingAcquirerTest {
 
       Lease lease = acquirer().acquire("job", Duration.ofMinutes(1));
 
-      assertThat(lease.generation()).isEqualTo(stuck + 1);
+      assertThat(lease.generation()).isGreaterThan(stuck);
       assertThat(Duration.ofNanos(waiterPlatform.nanoTime() - start)).isEqualTo(CONFIG.ttl());
       assertThat(told()).hasSize(4);
       assertThat(told().get(0))

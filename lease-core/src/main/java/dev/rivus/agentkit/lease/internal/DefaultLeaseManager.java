@@ -25,6 +25,7 @@ import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.Ticker;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +48,12 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   private static final Duration MAX_POLL = Duration.ofMillis(200);
 
+  /** A stored generation this far ahead of the wall clock means a clock was set back or ahead. */
+  private static final long CLOCK_BEHIND_MICROS = 1_000_000;
+
+  private static final Duration CLOCK_WARNING_INTERVAL = Duration.ofMinutes(1);
+  private static final long NEVER_WARNED = Long.MIN_VALUE;
+
   private final LeaseRepository repository;
   private final Timing timing;
   private final Ticker ticker;
@@ -60,6 +67,7 @@ public final class DefaultLeaseManager implements LeaseManager {
   private final String managerId;
 
   private final AtomicLong handles = new AtomicLong();
+  private final AtomicLong lastClockWarning = new AtomicLong(NEVER_WARNED);
   private final Observations observations;
   private final OwnTombstones ownTombstones = new OwnTombstones();
 
@@ -232,9 +240,43 @@ public final class DefaultLeaseManager implements LeaseManager {
   /** The write this acquisition makes. */
   private LeaseWrite nextRecord(String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
     Duration ttl = timing.config().ttl();
-    return stored.isEmpty()
-        ? LeaseSnapshot.firstAcquisition(key, holder, ttl, wallClock.instant())
-        : stored.get().acquisition(holder, ttl, wallClock.instant());
+    Instant now = wallClock.instant();
+    if (stored.isEmpty()) {
+      return LeaseSnapshot.firstAcquisition(key, holder, ttl, now);
+    }
+    long ahead = stored.get().generation() - LeaseSnapshot.firstGeneration(now);
+    if (ahead > CLOCK_BEHIND_MICROS) {
+      clockBehind(key, stored.get().generation(), now, ahead);
+    }
+    return stored.get().acquisition(holder, ttl, now);
+  }
+
+  /**
+   * Says, at most once a {@link #CLOCK_WARNING_INTERVAL}, that this wall clock is behind the stored
+   * generation: the new one is only one higher, so a store lost before the clock catches up would
+   * start below the tokens given so far.
+   */
+  private void clockBehind(String key, long generation, Instant now, long aheadMicros) {
+    long at = ticker.nanoTime();
+    long last = lastClockWarning.get();
+    boolean warnedRecently = last != NEVER_WARNED && at - last < CLOCK_WARNING_INTERVAL.toNanos();
+    if (warnedRecently || !lastClockWarning.compareAndSet(last, at)) {
+      return;
+    }
+    warnings.warn(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "lease '%s': the wall clock (%s) is %.3f s behind stored generation %d (a time in"
+                    + " microseconds): generations now rise by one from the stored ones, and a"
+                    + " store lost, renamed or restored from an old copy before this clock catches"
+                    + " up would give tokens below them; the resource's token check still refuses"
+                    + " old holders. Was the clock set back, or was a writer's clock ahead?",
+                key,
+                now,
+                aheadMicros / 1e6,
+                generation),
+        null);
   }
 
   private Lease hold(LeaseSnapshot acquired, long startNanos, Acquisition how) {

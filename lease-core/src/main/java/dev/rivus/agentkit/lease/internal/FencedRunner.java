@@ -179,7 +179,7 @@ final class FencedRunner {
       throw lease.lossOrReleased().rethrown();
     }
     if (!lease.isOwnRecord(stored.get())) {
-      lease.lose(LeaseLost.Reason.TAKEN_OVER, stored.get(), null);
+      lease.lose(lease.lossShownBy(stored.get()), stored.get(), null);
       throw lease.lossOrReleased().rethrown();
     }
     if (!call.startWork()) {

@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWork;
 import java.util.Comparator;
 import java.util.concurrent.CompletionStage;
@@ -183,6 +184,24 @@ final class ManagedLease implements Lease {
     return stored.isHeld()
         && stored.generation() == mine.generation()
         && stored.holder().equals(mine.holder());
+  }
+
+  /**
+   * Whether {@code stored} is a tombstone of this handle's own record that it did not write (it is
+   * still held here): an operator's forced release.
+   */
+  boolean isReleasedByAnother(LeaseSnapshot stored) {
+    LeaseSnapshot mine = acquired;
+    return stored.state() == LeaseState.RELEASED
+        && stored.generation() == mine.generation()
+        && stored.holder().equals(mine.holder());
+  }
+
+  /** Why this handle lost a record that is no longer its own, as {@code stored} shows. */
+  LeaseLost.Reason lossShownBy(LeaseSnapshot stored) {
+    return isReleasedByAnother(stored)
+        ? LeaseLost.Reason.FORCED_RELEASE
+        : LeaseLost.Reason.TAKEN_OVER;
   }
 
   LeaseLost lossOrReleased() {

@@ -361,7 +361,7 @@ final class Renewer {
     } else if (stored.isEmpty() || stored.get().isFloor()) {
       lease.lose(LeaseLost.Reason.STORE_LOST, null, null); // the held record vanished
     } else {
-      lease.lose(LeaseLost.Reason.TAKEN_OVER, stored.get(), null);
+      lease.lose(lease.lossShownBy(stored.get()), stored.get(), null);
     }
   }
 

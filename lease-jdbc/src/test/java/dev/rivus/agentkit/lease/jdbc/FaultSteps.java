@@ -124,7 +124,7 @@ final class FaultSteps {
         .isFalse();
     assertThat(takeover.lease().generation())
         .as("the successor's generation")
-        .isEqualTo(old.generation() + 1);
+        .isGreaterThan(old.generation());
     return takeover;
   }
 
@@ -223,7 +223,7 @@ final class FaultSteps {
       assertThat(holder.managerThreads())
           .as("threads named for the manager (what the leak check looks for)")
           .isNotEmpty();
-      assertThat(again.generation()).isEqualTo(takeover.lease().generation() + 1);
+      assertThat(again.generation()).isGreaterThan(takeover.lease().generation());
       assertRenewed(successor, key, again, heartbeat);
       long fencedGeneration = again.runFenced(FencingToken::generation);
       assertThat(fencedGeneration)

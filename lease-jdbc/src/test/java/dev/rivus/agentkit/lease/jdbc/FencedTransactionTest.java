@@ -91,7 +91,7 @@ class FencedTransactionTest {
                 assertThat(lost.current())
                     .hasValueSatisfying(
                         current ->
-                            assertThat(current.generation()).isEqualTo(stale.generation() + 1));
+                            assertThat(current.generation()).isGreaterThan(stale.generation()));
               });
       assertThat(db.sideRows()).as("rows the refused transaction would have written").isZero();
     }
@@ -146,7 +146,7 @@ class FencedTransactionTest {
       successor.get(30, TimeUnit.SECONDS);
       assertThat(db.sideRows()).as("what the transaction wrote before the successor").isEqualTo(1);
       assertThat(repository.load("fenced/wait").orElseThrow().generation())
-          .isEqualTo(lease.generation() + 1);
+          .isGreaterThan(lease.generation());
       assertThatThrownBy(() -> repository.inFencedTransaction(lease, c -> db.insertSide(c, 2)))
           .isInstanceOf(LeaseLost.class);
       assertThat(db.sideRows()).isEqualTo(1);

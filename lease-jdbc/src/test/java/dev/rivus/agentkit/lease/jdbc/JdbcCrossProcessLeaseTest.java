@@ -179,7 +179,7 @@ abstract class JdbcCrossProcessLeaseTest extends CrossProcessLeaseContract {
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(waited).as("how long the takeover waited").isGreaterThanOrEqualTo(TTL_OF_BOTH);
-        assertThat(lease.generation()).isEqualTo(childGeneration + 1);
+        assertThat(lease.generation()).isGreaterThan(childGeneration);
       }
     }
   }
@@ -211,7 +211,7 @@ abstract class JdbcCrossProcessLeaseTest extends CrossProcessLeaseContract {
         child.resume();
 
         assertThat(waited).as("how long the takeover waited").isGreaterThanOrEqualTo(TTL_OF_BOTH);
-        assertThat(lease.generation()).isEqualTo(childGeneration + 1);
+        assertThat(lease.generation()).isGreaterThan(childGeneration);
         assertThat(child.awaitLine("LOST ", PATIENCE)).matches("LOST (EXPIRED|TAKEN_OVER)");
         assertThat(child.awaitExit(PATIENCE)).isEqualTo(LeaseHolderMain.EXIT_LOST);
       }

@@ -150,7 +150,7 @@ abstract class JdbcTwoHostsTest {
     timeB.advance(Duration.ofMillis(1));
     Lease taken = hostB.acquire(KEY);
 
-    assertThat(taken.generation()).as("B's generation").isEqualTo(held.generation() + 1);
+    assertThat(taken.generation()).as("B's generation").isGreaterThan(held.generation());
     assertThat(eventsB)
         .filteredOn(LeaseEvent.Acquired.class::isInstance)
         .map(event -> ((LeaseEvent.Acquired) event).how())
@@ -190,7 +190,7 @@ abstract class JdbcTwoHostsTest {
     refused("host B's acquire 1 ms before the TTL", () -> hostB.acquire(KEY));
     timeB.advance(Duration.ofMillis(1));
     try (Lease taken = hostB.acquire(KEY)) {
-      assertThat(taken.generation()).isEqualTo(held.generation() + 1);
+      assertThat(taken.generation()).isGreaterThan(held.generation());
     }
   }
 
@@ -215,7 +215,7 @@ abstract class JdbcTwoHostsTest {
 
     first.close();
     Lease second = hostB.acquire(KEY); // a tombstone: at once, whatever its time says
-    assertThat(second.generation()).isEqualTo(first.generation() + 1);
+    assertThat(second.generation()).isGreaterThan(first.generation());
     assertThat(repositoryA.load(KEY).orElseThrow().updatedAt())
         .as("the time B wrote, by its own clock")
         .isEqualTo(timeB.now());
@@ -227,7 +227,7 @@ abstract class JdbcTwoHostsTest {
         .isEqualTo(Liveness.UNKNOWN);
     timeA.advance(Duration.ofMillis(1));
     Lease third = hostA.acquire(KEY);
-    assertThat(third.generation()).isEqualTo(second.generation() + 1);
+    assertThat(third.generation()).isGreaterThan(second.generation());
 
     timeB.advance(HEARTBEAT);
     assertThat(second.isHeld()).as("B's lease after A took it over").isFalse();

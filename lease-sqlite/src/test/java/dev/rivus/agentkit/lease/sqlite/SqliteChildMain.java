@@ -23,8 +23,10 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +52,8 @@ import java.util.function.Supplier;
  *       manager, printing {@code ACQUIRED <generation>} after the acquisition returned, renews
  *       another record twice (one {@code save}, one {@code saveAll}), and releases the key; then
  *       prints {@code DONE}.
+ *   <li>{@code acquire <db> <key>}: acquires the key once, prints {@code ACQUIRED <generation>},
+ *       releases it and prints {@code DONE}.
  * </ul>
  */
 public final class SqliteChildMain {
@@ -72,13 +76,14 @@ public final class SqliteChildMain {
       case "hammer" -> hammer(db, Long.parseLong(args[2]), Long.parseLong(args[3]));
       case "fence" -> keyLock(db, args[2]);
       case "cycles" -> cycles(db, Integer.parseInt(args[2]), Boolean.parseBoolean(args[3]));
+      case "acquire" -> acquireOnce(db, args[2]);
       default -> throw new IllegalArgumentException("unknown mode " + args[0]);
     }
   }
 
   private static void stream(Path db, String key) {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+        LeaseManager leases = countingManager(repository, LeaseConfig.defaults())) {
       OUT.println("READY");
       while (true) {
         try (Lease lease = leases.acquire(key)) {
@@ -86,6 +91,18 @@ public final class SqliteChildMain {
         }
       }
     }
+  }
+
+  /**
+   * A manager whose wall clock stands still at {@link Samples#TIME}: its acquisitions raise a
+   * generation by one each (SPEC 1: the greater of one more and the wall clock), so the tests can
+   * count them in the generations.
+   */
+  private static LeaseManager countingManager(LeaseRepository repository, LeaseConfig config) {
+    return LeaseManager.builder(repository)
+        .config(config)
+        .wallClock(Clock.fixed(Samples.TIME, ZoneOffset.UTC))
+        .build();
   }
 
   private static void savers(Path db, String key, int threads, long millis) throws Exception {
@@ -129,7 +146,9 @@ public final class SqliteChildMain {
         boolean raise = attempt % 2 == 1;
         LeaseWrite next =
             raise
-                ? current.acquisition(self, Samples.TTL, Instant.now())
+                // A fixed wall clock, so that each acquisition raises the generation by one and
+                // the test can count them in it.
+                ? current.acquisition(self, Samples.TTL, Samples.TIME)
                 : current.renewal(Instant.now());
         repository.save(next);
         wins.incrementAndGet();
@@ -151,7 +170,7 @@ public final class SqliteChildMain {
       long acquired = 0;
       long held = 0;
       long failures = 0;
-      try (LeaseManager leases = LeaseManager.create(repository, config)) {
+      try (LeaseManager leases = countingManager(repository, config)) {
         OUT.println("READY");
         long end = System.nanoTime() + Duration.ofMillis(millis).toNanos();
         for (int i = 0; System.nanoTime() < end; i++) {
@@ -198,6 +217,15 @@ public final class SqliteChildMain {
           renewed = batched.snapshot();
         }
       }
+    }
+    OUT.println("DONE");
+  }
+
+  private static void acquireOnce(Path db, String key) {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
+        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+        Lease lease = leases.acquire(key)) {
+      OUT.println("ACQUIRED " + lease.generation());
     }
     OUT.println("DONE");
   }

@@ -130,7 +130,7 @@ class SqliteMultiProcessTest {
           .as("stored generation after the kill")
           .isBetween(lastReported, lastReported + 1);
       try (Lease next = leases.acquire("task")) {
-        assertThat(next.generation()).as("next generation").isEqualTo(stored + 1);
+        assertThat(next.generation()).as("next generation").isGreaterThan(stored);
       }
     }
   }

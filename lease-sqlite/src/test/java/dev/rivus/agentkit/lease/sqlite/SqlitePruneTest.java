@@ -88,8 +88,9 @@ class SqlitePruneTest {
         LeaseManager leases = new FakePlatform().newManager(repository, CONFIG);
         Lease back = leases.acquire("old");
         Lease fresh = leases.acquire("never-seen")) {
-      assertThat(back.generation()).isEqualTo(42);
-      assertThat(fresh.generation()).as("a new key starts above the floor too").isEqualTo(42);
+      // Above the floor of 41; the fake wall clock's microseconds are higher still.
+      assertThat(back.generation()).isGreaterThan(41);
+      assertThat(fresh.generation()).as("a new key starts above the floor too").isGreaterThan(41);
       assertThat(repository.load("never-seen").orElseThrow().revision()).isEqualTo(92);
     }
   }

@@ -165,7 +165,7 @@ public abstract class CrossProcessLeaseContract {
           held);
     }
 
-    assertThat(lease.generation()).as("the parent's generation").isEqualTo(childGeneration + 1);
+    assertThat(lease.generation()).as("the parent's generation").isGreaterThan(childGeneration);
     appendFenced(lease, journal);
     assertJournalMonotonic(journal, childGeneration, lease.generation());
   }
@@ -193,7 +193,7 @@ public abstract class CrossProcessLeaseContract {
 
     child.suspend();
     Lease lease = manager(SHORT).acquire(key, Duration.ofSeconds(15));
-    assertThat(lease.generation()).as("the parent's generation").isEqualTo(childGeneration + 1);
+    assertThat(lease.generation()).as("the parent's generation").isGreaterThan(childGeneration);
     // The stopped child most likely holds the key lock mid-work: then the parent's first write
     // waits
     // for it. Give that write a moment to land first if it can (with a broken key lock it would),
@@ -253,7 +253,7 @@ public abstract class CrossProcessLeaseContract {
     child.resume();
 
     assertThat(waited).as("how long the takeover waited").isGreaterThanOrEqualTo(holderTtl.ttl());
-    assertThat(lease.generation()).isEqualTo(childGeneration + 1);
+    assertThat(lease.generation()).isGreaterThan(childGeneration);
     assertThat(child.awaitLine("LOST ", PATIENCE)).matches("LOST (EXPIRED|TAKEN_OVER)");
     assertThat(child.awaitExit(PATIENCE)).isEqualTo(LeaseHolderMain.EXIT_LOST);
   }
