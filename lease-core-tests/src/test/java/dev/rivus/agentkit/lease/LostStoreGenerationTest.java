@@ -9,13 +9,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -97,8 +97,8 @@ class LostStoreGenerationTest {
       }
     }
 
-    store.restore(); // the operator restores the backup
-    try (LeaseManager restarted = platform.newManager(store, CONFIG);
+    // The operator restores the backup: the processes now open the copy.
+    try (LeaseManager restarted = platform.newManager(copy, CONFIG);
         Lease lease = restarted.acquire("report")) {
       assertThat(copy.load("report").orElseThrow().generation())
           .as("the copy's record is the acquisition just made")
@@ -155,17 +155,13 @@ class LostStoreGenerationTest {
         Instant.parse("2026-01-01T00:00:00Z"));
   }
 
-  /**
-   * A store and its backup: every write goes to both until the backup is taken; {@link #restore}
-   * then puts the backup in the store's place, as an operator's restore does.
-   */
-  private static final class Backup implements LeaseRepository {
+  /** A store whose writes also go to its backup, until the backup is taken. */
+  private static final class Backup extends ForwardingLeaseRepository {
     private final LeaseRepository copy;
-    private volatile LeaseRepository current;
     private volatile boolean copying = true;
 
     Backup(LeaseRepository live, LeaseRepository copy) {
-      this.current = live;
+      super(live);
       this.copy = copy;
     }
 
@@ -173,34 +169,12 @@ class LostStoreGenerationTest {
       copying = false;
     }
 
-    void restore() {
-      current = copy;
-    }
-
-    @Override
-    public Optional<LeaseSnapshot> load(String key) {
-      return current.load(key);
-    }
-
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return current.loadAll();
-    }
-
     @Override
     public void save(LeaseWrite write) {
-      current.save(write);
-      if (copying && current != copy) {
+      super.save(write);
+      if (copying) {
         copy.save(write);
       }
     }
-
-    @Override
-    public LeaseRepository.KeyLock lockKey(String key) throws InterruptedException {
-      return current.lockKey(key);
-    }
-
-    @Override
-    public void close() {}
   }
 }

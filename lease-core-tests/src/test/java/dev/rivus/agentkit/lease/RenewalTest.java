@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
@@ -104,6 +105,21 @@ class RenewalTest {
     assertThat(lost)
         .hasMessageContaining("generation " + mine.generation() + " was released by an operator")
         .hasMessageNotContaining("taken over");
+  }
+
+  /** Fenced work re-reads the record first: a forced release found there is said the same way. */
+  @Test
+  void fencedWorkThatFindsItsOwnRecordReleasedByAnotherLosesTheLeaseAsForcedRelease() {
+    Lease lease = manager.acquire("task");
+    LeaseSnapshot mine = store.load("task").orElseThrow();
+    store.save(mine.release(platform.now()));
+
+    assertThatThrownBy(() -> lease.runFenced(token -> "ran"))
+        .isInstanceOfSatisfying(
+            LeaseLost.class,
+            lost -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.FORCED_RELEASE))
+        .hasMessageContaining("was released by an operator");
+    assertThat(lease.isHeld()).isFalse();
   }
 
   @Test
