@@ -209,8 +209,8 @@ final class RunCommand implements Callable<Integer> {
         throw new WaitingAcquirer.Held(
             "the command of the previous holder of lease '"
                 + key
-                + "' (generation "
-                + (lease.generation() - 1)
+                + "' (a token below "
+                + lease.generation()
                 + ") still runs here after "
                 + DurationConverter.format(patience)
                 + ": pids "
