@@ -108,6 +108,25 @@ public sealed interface LeaseEvent {
       implements LeaseEvent {}
 
   /**
+   * A renewal round runs late: it has not renewed its leases by the time the first of them has only
+   * half the margin left that a round on time leaves it (half of the TTL, less the holder's safety
+   * margin and a heartbeat), so they come near their deadline: a store too slow for the number of
+   * leases held, or one that hangs. Told once per round, while the round still runs and before any
+   * of its leases is lost to the delay, about the lease with the least TTL left; the round's other
+   * leases are not told one by one.
+   *
+   * @param manager the manager's name
+   * @param key the key of the round's lease with the least TTL left
+   * @param generation that lease's generation
+   * @param leases how many leases the round renews
+   * @param running how long the round has run
+   * @param ttlLeft how long that lease stays held if the round does not finish
+   */
+  record RenewalLate(
+      String manager, String key, long generation, int leases, Duration running, Duration ttlLeft)
+      implements LeaseEvent {}
+
+  /**
    * A lease was lost while held: taken over, expired, its store or its key lock lost.
    *
    * @param manager the manager's name

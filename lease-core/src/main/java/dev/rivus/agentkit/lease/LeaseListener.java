@@ -57,6 +57,14 @@ public interface LeaseListener {
   default void renewalFailed(LeaseEvent.RenewalFailed event) {}
 
   /**
+   * A renewal round runs late, and its leases come near their deadline; once per round, not per
+   * lease.
+   *
+   * @param event how many leases the round renews, how long it has run, and the least TTL left
+   */
+  default void renewalLate(LeaseEvent.RenewalLate event) {}
+
+  /**
    * A held lease was lost.
    *
    * @param event the reason

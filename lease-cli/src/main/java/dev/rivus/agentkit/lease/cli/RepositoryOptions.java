@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.cli;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.support.FileModes;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -65,8 +66,8 @@ final class RepositoryOptions {
       names = "--jdbc-table",
       paramLabel = "NAME",
       description =
-          "The table of the database: lower-case ASCII letters, digits and _ (default:"
-              + " lease_records). Created by run, release and prune if missing.")
+          "The table of the database: lower-case ASCII letters, digits and _, not a reserved"
+              + " word of SQL (default: lease_records). Created by run, release and prune if missing.")
   @Nullable String jdbcTable;
 
   @Option(
@@ -156,7 +157,8 @@ final class RepositoryOptions {
       return;
     }
     try {
-      Files.createDirectories(parent);
+      // Private: the default one is the user's own state directory.
+      Files.createDirectories(parent, FileModes.privateDirectory());
     } catch (IOException | SecurityException e) {
       throw new LeaseRepositoryFailure(
           null, "cannot create the directory of the lease database " + file + ": " + reason(e), e);

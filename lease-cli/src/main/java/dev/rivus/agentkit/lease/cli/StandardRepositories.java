@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
 import dev.rivus.agentkit.lease.sqlite.SqliteOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -21,9 +22,25 @@ final class StandardRepositories implements Repositories {
 
   @Override
   public LeaseRepository openDatabase(Path file, StoreUse use) {
-    return SqliteLeaseRepository.open(
-        file,
-        SqliteOptions.builder().busyWait(use.busyWait()).createIfMissing(use.create()).build());
+    SqliteOptions options =
+        SqliteOptions.builder().busyWait(use.busyWait()).createIfMissing(use.create()).build();
+    if (!use.create() && Files.exists(file) && !writable(file)) {
+      // A reader needs no write access: a store on a read-only file system, or another user's.
+      return SqliteLeaseRepository.openReadOnly(file, options);
+    }
+    return SqliteLeaseRepository.open(file, options);
+  }
+
+  /** Whether the database and its directory, where SQLite keeps its log, can be written. */
+  private static boolean writable(Path file) {
+    Path real;
+    try {
+      real = file.toRealPath();
+    } catch (IOException e) {
+      return true; // the writing opening says what is wrong
+    }
+    Path directory = real.getParent();
+    return Files.isWritable(real) && directory != null && Files.isWritable(directory);
   }
 
   @Override
@@ -38,7 +55,10 @@ final class StandardRepositories implements Repositories {
                   + "; this command only reads a store and never creates one (check the path)",
           null);
     }
-    return FileLeaseRepository.open(directory);
+    // A reader needs no write access: the directory is neither created nor probed.
+    return use.create()
+        ? FileLeaseRepository.open(directory)
+        : FileLeaseRepository.openReadOnly(directory);
   }
 
   @Override

@@ -126,6 +126,12 @@ class BadInputProcessTest {
             List.of("list", "--dir", "TEMP/a-file"),
             74,
             "a-file is not a directory"),
+        Arguments.of(
+            "a reserved word as the table",
+            // Refused before any connection: no server listens on port 1.
+            List.of("list", "--jdbc", "jdbc:postgresql://127.0.0.1:1/x", "--jdbc-table", "select"),
+            64,
+            "--jdbc-table: table name 'select' is not allowed: it is a reserved word of SQL"),
         Arguments.of("an empty --db", List.of("run", "--db", "", "job", "--", "CMD"), 64, "--db"),
         Arguments.of("an empty --db for list", List.of("list", "--db", ""), 64, "--db"),
         Arguments.of("an empty --dir", List.of("status", "--dir", "", "job"), 64, "--dir"),

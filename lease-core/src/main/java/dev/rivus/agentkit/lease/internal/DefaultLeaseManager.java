@@ -318,9 +318,11 @@ public final class DefaultLeaseManager implements LeaseManager {
   /** The store is gone: every lease held through it is lost, at once. */
   void storeLost(StoreLost lost) {
     ownTombstones.clear();
+    Losses losses = new Losses(); // one log line for all of them
     for (ManagedLease lease : held) {
-      lease.lose(LeaseLost.Reason.STORE_LOST, null, lost);
+      lease.lose(LeaseLost.Reason.STORE_LOST, null, lost, losses);
     }
+    losses.tell(this);
   }
 
   /** Releases a closed lease's record if it is still ours; waits for it, never throws. */
@@ -409,6 +411,7 @@ public final class DefaultLeaseManager implements LeaseManager {
       renewer.close();
       releases.closeAll(open);
     } finally {
+      warnings.flushLosses();
       scheduler.close();
     }
   }

@@ -108,6 +108,21 @@ final class Events {
     }
   }
 
+  /** A round runs late: one event for the round, named after {@code atRisk}. */
+  void renewalLate(ManagedLease atRisk, int leases, Duration running, Duration ttlLeft) {
+    if (enabled) {
+      queue(
+          () -> {
+            if (!atRisk.endTold()) {
+              deliver(
+                  new LeaseEvent.RenewalLate(
+                      manager, atRisk.key(), atRisk.generation(), leases, running, ttlLeft),
+                  listener::renewalLate);
+            }
+          });
+    }
+  }
+
   /** The lease ended: lost for {@code reason}, or released; nothing of it is told after this. */
   void ended(ManagedLease lease, LeaseLost.Reason reason) {
     if (enabled) {

@@ -12,6 +12,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWork;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 
@@ -81,13 +82,18 @@ final class ManagedLease implements Lease {
 
   @Override
   public boolean isHeld() {
+    return isHeld(null);
+  }
+
+  /** As {@link #isHeld()}; an expiry it declares is logged with {@code losses}, if given. */
+  boolean isHeld(@Nullable Losses losses) {
     if (signal.isLost()) {
       return false;
     }
     if (manager.ticker().nanoTime() - deadlineNanos() >= 0) {
       // Past its deadline the lease is lost, whether or not the timer has run yet: after a pause
       // (SIGSTOP, a frozen VM, a long GC) the thread that asks may wake before the timer does.
-      lose(LeaseLost.Reason.EXPIRED, null, lastFailure);
+      lose(LeaseLost.Reason.EXPIRED, null, lastFailure, losses);
       return false;
     }
     return true;
@@ -167,12 +173,28 @@ final class ManagedLease implements Lease {
    * on the timer): the log line, the interrupts and the {@code lost()} stage go to their lanes.
    */
   boolean lose(LeaseLost.Reason reason, @Nullable LeaseSnapshot seen, @Nullable Throwable cause) {
+    return lose(reason, seen, cause, null);
+  }
+
+  /**
+   * As {@link #lose(LeaseLost.Reason, LeaseSnapshot, Throwable)}, but a loss is logged with the
+   * others of {@code losses} when it is told, in one line, rather than at once.
+   */
+  boolean lose(
+      LeaseLost.Reason reason,
+      @Nullable LeaseSnapshot seen,
+      @Nullable Throwable cause,
+      @Nullable Losses losses) {
     boolean first = signal.declare(new LossSignal.Loss(key(), generation(), reason, seen, cause));
     if (first) {
       manager.events().ended(this, reason);
     }
     if (first && reason != LeaseLost.Reason.RELEASED) {
-      manager.warnings().warn(() -> lossOrReleased().getMessage(), null);
+      if (losses == null) {
+        manager.warnings().lost(List.of(this), manager.timing().config().heartbeat());
+      } else {
+        losses.add(this);
+      }
       manager.forget(this);
     }
     return first;

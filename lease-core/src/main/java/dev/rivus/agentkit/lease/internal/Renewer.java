@@ -42,6 +42,10 @@ import org.jspecify.annotations.Nullable;
  *       alone.
  * </ul>
  *
+ * <p>A round that runs late, one whose leases come near their deadline before it has renewed them
+ * (a store too slow for their number), is told once, by a {@link LateRound} on the timer; leases
+ * lost together, at one tick or in one round, are logged in one line ({@link Losses}).
+ *
  * <p>Thread-safe.
  */
 final class Renewer {
@@ -143,13 +147,14 @@ final class Renewer {
     long nextDeadline = Long.MAX_VALUE;
     long nextDue = Long.MAX_VALUE;
     boolean anyDue = false;
+    Losses losses = new Losses(); // many leases expiring at one tick make one log line
     for (ManagedLease lease : manager.held()) {
       if (lease.signal().isLost()) { // the deadline is judged just below, against this tick's now
         continue;
       }
       long deadline = lease.deadlineNanos();
       if (deadline - now <= 0) {
-        lease.lose(LeaseLost.Reason.EXPIRED, null, lease.lastFailure());
+        lease.lose(LeaseLost.Reason.EXPIRED, null, lease.lastFailure(), losses);
         continue;
       }
       nextDeadline = Math.min(nextDeadline, deadline);
@@ -160,6 +165,7 @@ final class Renewer {
         nextDue = Math.min(nextDue, due);
       }
     }
+    losses.tell(manager);
     boolean startRound;
     synchronized (this) {
       // Exact for the leases visited; a lease added meanwhile may not have been visited.
@@ -191,30 +197,41 @@ final class Renewer {
     List<ManagedLease> due = new ArrayList<>(lastBatchSize);
     boolean outcomesTaken = false;
     boolean visitedAll = false;
+    LateRound late = null;
     try {
       long start = ticker.nanoTime();
       long horizon = start + timing.heartbeatNanos() / 2;
       Instant now = wallClock.instant();
       List<LeaseWrite> writes = new ArrayList<>(lastBatchSize);
+      ManagedLease atRisk = null; // the due lease with the earliest deadline
+      Losses expired = new Losses(); // found past their deadline before the timer: one log line
       for (ManagedLease lease : manager.held()) {
-        if (!lease.isHeld()) { // past its deadline too: never renewed then
+        if (!lease.isHeld(expired)) { // past its deadline too: never renewed then
           continue;
         }
         if (lease.dueNanos() - horizon <= 0) {
           due.add(lease);
           writes.add(lease.current().renewal(now));
+          if (atRisk == null || lease.deadlineNanos() - atRisk.deadlineNanos() < 0) {
+            atRisk = lease;
+          }
         } else {
           next.see(lease);
         }
       }
       visitedAll = true;
+      expired.tell(manager);
       lastBatchSize = due.size();
-      if (!due.isEmpty()) {
+      if (atRisk != null) {
+        late = LateRound.watch(manager, atRisk, due.size(), start);
         renew(due, writes, start, next);
       }
       outcomesTaken = true;
       manager.checkKeyLocks();
     } finally {
+      if (late != null) {
+        late.end();
+      }
       if (!outcomesTaken) {
         due.forEach(next::see); // renewed, or failed and due again soon
       }
@@ -288,6 +305,7 @@ final class Renewer {
   private final class Told {
     private final List<ManagedLease> renewed = new ArrayList<>();
     private final List<Events.FailedRenewal> failed = new ArrayList<>();
+    final Losses losses = new Losses();
     Duration latency = Duration.ZERO;
 
     void renewed(ManagedLease lease) {
@@ -303,6 +321,7 @@ final class Renewer {
     void tell() {
       events.renewed(renewed, latency);
       events.renewalsFailed(failed);
+      losses.tell(manager);
     }
   }
 
@@ -354,14 +373,15 @@ final class Renewer {
                   + stored.get().revision()
                   + ": the store lost writes it had confirmed (a crash before they were flushed,"
                   + " or a restored backup)",
-              conflict));
+              conflict),
+          told.losses);
     } else if (stored.isPresent() && lease.isOwnRecord(stored.get())) {
       // Our own earlier write landed although the call reported a failure: carry on from it.
       lease.adopt(stored.get(), ticker.nanoTime());
     } else if (stored.isEmpty() || stored.get().isFloor()) {
-      lease.lose(LeaseLost.Reason.STORE_LOST, null, null); // the held record vanished
+      lease.lose(LeaseLost.Reason.STORE_LOST, null, null, told.losses); // the record vanished
     } else {
-      lease.lose(lease.lossShownBy(stored.get()), stored.get(), null);
+      lease.lose(lease.lossShownBy(stored.get()), stored.get(), null, told.losses);
     }
   }
 

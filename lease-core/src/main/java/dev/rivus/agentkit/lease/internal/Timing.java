@@ -18,6 +18,7 @@ final class Timing {
   private final long heartbeatNanos;
   private final long lossAfterNanos;
   private final long retryNanos;
+  private final long lateMarginNanos;
 
   Timing(LeaseConfig config) {
     this.config = config;
@@ -25,6 +26,7 @@ final class Timing {
     this.lossAfterNanos = config.ttl().minus(safetyMargin(config.ttl())).toNanos();
     // Room for several retries inside the TTL, without hammering a struggling repository.
     this.retryNanos = Math.max(1, heartbeatNanos / 4);
+    this.lateMarginNanos = Math.max(0, lossAfterNanos - heartbeatNanos) / 2;
   }
 
   /**
@@ -48,6 +50,16 @@ final class Timing {
   /** How long after the start of its last successful renewal a holder declares its lease lost. */
   long lossAfterNanos() {
     return lossAfterNanos;
+  }
+
+  /**
+   * How little TTL a lease being renewed may have left before its round is late: half of what a
+   * round on time leaves it, {@code (lossAfter - heartbeat) / 2}, at least a fifth of the TTL (the
+   * heartbeat is at most half of it). Telling then leaves the other half for the round to finish,
+   * or for the operator to see why it does not.
+   */
+  long lateMarginNanos() {
+    return lateMarginNanos;
   }
 
   /** How soon a failed renewal is tried again. */

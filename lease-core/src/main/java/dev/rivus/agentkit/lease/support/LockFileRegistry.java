@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -141,7 +142,10 @@ final class LockFileRegistry {
       if (open == null) {
         open =
             FileChannel.open(
-                path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                path,
+                EnumSet.of(
+                    StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                FileModes.file());
         channel = open;
         channelKey = fileKey(path);
       }

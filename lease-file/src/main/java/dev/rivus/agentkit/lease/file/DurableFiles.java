@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.file;
 
+import dev.rivus.agentkit.lease.support.FileModes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -36,9 +38,11 @@ final class DurableFiles {
       try (FileChannel out =
           FileChannel.open(
               temporary,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE,
-              StandardOpenOption.TRUNCATE_EXISTING)) {
+              EnumSet.of(
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE,
+                  StandardOpenOption.TRUNCATE_EXISTING),
+              FileModes.file())) { // the record takes the temporary file's permissions
         ByteBuffer buffer = ByteBuffer.wrap(content);
         while (buffer.hasRemaining()) {
           out.write(buffer);

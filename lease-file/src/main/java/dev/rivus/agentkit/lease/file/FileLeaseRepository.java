@@ -99,6 +99,30 @@ public final class FileLeaseRepository implements LeaseRepository {
   }
 
   /**
+   * Opens the repository in an existing {@code directory} for reading only ({@link #load}, {@link
+   * #loadAll}), which needs no write access: the directory is neither created nor probed, so that
+   * records can be read on a read-only file system or in another user's directory. A save or a key
+   * lock then fails as the file system refuses it, with {@link LeaseRepositoryFailure}.
+   *
+   * @param directory the directory of the record files
+   * @return the repository
+   * @throws LeaseRepositoryFailure if the directory does not exist or is not a directory
+   * @throws NullPointerException if {@code directory} is null
+   */
+  public static FileLeaseRepository openReadOnly(Path directory) {
+    Objects.requireNonNull(directory, "directory");
+    Path real = LeaseDirectory.existing(directory);
+    DirectoryIdentity identity;
+    try {
+      identity = DirectoryIdentity.of(real, "lease directory");
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot open lease directory " + real + ": " + LeaseDirectory.describe(e, real), e);
+    }
+    return new FileLeaseRepository(real, Options.defaults(), identity);
+  }
+
+  /**
    * Returns the directory of the record files.
    *
    * @return the absolute directory

@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.file;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.support.FileModes;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
@@ -32,7 +33,7 @@ final class LeaseDirectory {
     boolean existed = Files.isDirectory(absolute);
     if (!existed) {
       try {
-        Files.createDirectories(absolute);
+        Files.createDirectories(absolute, FileModes.directory());
       } catch (IOException e) {
         throw failure(
             "cannot create lease directory " + absolute + ": " + describe(e, absolute), e);
@@ -63,6 +64,23 @@ final class LeaseDirectory {
       }
     }
     return real;
+  }
+
+  /** Returns the real path of an existing directory, for reading only: nothing is written. */
+  static Path existing(Path directory) {
+    Path absolute = directory.toAbsolutePath().normalize();
+    if (!Files.isDirectory(absolute)) {
+      throw failure(
+          Files.exists(absolute)
+              ? absolute + " is not a directory, so not a lease directory"
+              : "no lease directory at " + absolute,
+          null);
+    }
+    try {
+      return absolute.toRealPath();
+    } catch (IOException e) {
+      throw failure("cannot resolve lease directory " + absolute + ": " + describe(e, absolute), e);
+    }
   }
 
   /**

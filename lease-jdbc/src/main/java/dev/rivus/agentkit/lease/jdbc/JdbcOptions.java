@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.jdbc;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +27,48 @@ public final class JdbcOptions {
    * schema-qualified name is not either (use the connection's search path).
    */
   private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,56}");
+
+  /**
+   * The words that PostgreSQL 16 (its "reserved" and "reserved, can be function or type" keywords)
+   * or MariaDB 11 reserves, which cannot name a table unquoted: the name goes into SQL text as it
+   * is, so such a name would fail only at the first statement, with the server's syntax error.
+   */
+  private static final Set<String> RESERVED_WORDS =
+      Set.of(
+          ("accessible add all alter analyse analyze and any array as asc asensitive asymmetric"
+                  + " authorization before between bigint binary blob both by call cascade case"
+                  + " cast change char character check collate collation column concurrently"
+                  + " condition constraint continue convert create cross current_catalog"
+                  + " current_date current_role current_schema current_time current_timestamp"
+                  + " current_user cursor database databases day_hour day_microsecond day_minute"
+                  + " day_second dec decimal declare default deferrable delayed delete"
+                  + " delete_domain_id desc describe deterministic distinct distinctrow div do"
+                  + " do_domain_ids double drop dual each else elseif enclosed end escaped except"
+                  + " exists exit explain false fetch float float4 float8 for force foreign freeze"
+                  + " from full fulltext general grant group having high_priority hour_microsecond"
+                  + " hour_minute hour_second if ignore ignore_domain_ids ignore_server_ids ilike"
+                  + " in index infile initially inner inout insensitive insert int int1 int2 int3"
+                  + " int4 int8 integer intersect interval into is isnull iterate join key keys"
+                  + " kill lateral leading leave left like limit linear lines load localtime"
+                  + " localtimestamp lock long longblob longtext loop low_priority"
+                  + " master_heartbeat_period master_ssl_verify_server_cert match maxvalue"
+                  + " mediumblob mediumint mediumtext middleint minute_microsecond minute_second"
+                  + " mod modifies natural no_write_to_binlog not notnull null numeric offset on"
+                  + " only optimize option optionally or order out outer outfile over overlaps"
+                  + " page_checksum parse_vcol_expr partition placing position precision primary"
+                  + " procedure purge range read read_write reads real recursive ref_system_id"
+                  + " references regexp release rename repeat replace require resignal restrict"
+                  + " return returning revoke right rlike row_number rows schema schemas"
+                  + " second_microsecond select sensitive separator session_user set show signal"
+                  + " similar slow smallint some spatial specific sql sql_big_result"
+                  + " sql_calc_found_rows sql_small_result sqlexception sqlstate sqlwarning ssl"
+                  + " starting stats_auto_recalc stats_persistent stats_sample_pages straight_join"
+                  + " symmetric system_user table tablesample terminated then tinyblob tinyint"
+                  + " tinytext to trailing trigger true undo union unique unlock unsigned update"
+                  + " usage use user using utc_date utc_time utc_timestamp values varbinary"
+                  + " varchar varcharacter variadic varying verbose when where while window with"
+                  + " write xor year_month zerofill")
+              .split(" "));
 
   /** The key lock limit of {@link #defaults()}. */
   public static final int DEFAULT_KEY_LOCK_LIMIT = 4;
@@ -72,10 +115,11 @@ public final class JdbcOptions {
    *
    * @param tableName the table's name: lower-case ASCII letters, digits and underscores, not
    *     starting with a digit, 1 to 57 characters; the fence table is this name with {@code _fence}
-   *     appended
+   *     appended; not a word that PostgreSQL or MariaDB reserves ({@code select}, {@code user},
+   *     {@code order}...)
    * @return the new options
    * @throws NullPointerException if {@code tableName} is null
-   * @throws IllegalArgumentException if the name breaks the rule
+   * @throws IllegalArgumentException if the name breaks the rule or is a reserved word
    */
   public JdbcOptions withTableName(String tableName) {
     Objects.requireNonNull(tableName, "tableName");
@@ -85,6 +129,15 @@ public final class JdbcOptions {
               + tableName
               + "' is not allowed: use 1 to 57 lower-case ASCII letters, digits and underscores,"
               + " not starting with a digit");
+    }
+    if (RESERVED_WORDS.contains(tableName)) {
+      throw new IllegalArgumentException(
+          "table name '"
+              + tableName
+              + "' is not allowed: it is a reserved word of SQL (PostgreSQL or MariaDB), which"
+              + " cannot name a table; choose another, such as '"
+              + tableName
+              + "_leases'");
     }
     return new JdbcOptions(tableName, keyLockLimit, fencedTransactionLimit, networkTimeout);
   }

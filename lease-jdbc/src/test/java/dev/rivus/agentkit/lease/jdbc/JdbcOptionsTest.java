@@ -30,6 +30,25 @@ class JdbcOptionsTest {
   }
 
   @Test
+  void reservedWordsAreRefusedRatherThanFailingAtTheFirstStatement() {
+    for (String reserved : new String[] {"select", "user", "order", "table", "desc", "key"}) {
+      assertThatThrownBy(() -> JdbcOptions.defaults().withTableName(reserved))
+          .as("table name '%s'", reserved)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "table name '"
+                  + reserved
+                  + "' is not allowed: it is a reserved word of SQL (PostgreSQL or MariaDB), which"
+                  + " cannot name a table; choose another, such as '"
+                  + reserved
+                  + "_leases'");
+    }
+    // Words that are only keywords, not reserved, still name tables.
+    assertThat(JdbcOptions.defaults().withTableName("leases").tableName()).isEqualTo("leases");
+    assertThat(JdbcOptions.defaults().withTableName("selected").tableName()).isEqualTo("selected");
+  }
+
+  @Test
   void theKeyLockLimitIsAtLeastOne() {
     assertThat(JdbcOptions.defaults().keyLockLimit()).isEqualTo(JdbcOptions.DEFAULT_KEY_LOCK_LIMIT);
     JdbcOptions one = JdbcOptions.defaults().withTableName("t").withKeyLockLimit(1);

@@ -60,9 +60,24 @@ final class Connections implements AutoCloseable {
    */
   static final int CACHE_KIB = 32 * 1024;
 
+  /** How a repository's connections open the file. */
+  enum Access {
+    /** Reads and writes; the default. */
+    READ_WRITE,
+    /** Reads only, with SQLite's write-ahead log and index ({@code SQLITE_OPEN_READONLY}). */
+    READ_ONLY,
+    /**
+     * Reads only, taking the file as unchangeable ({@code immutable=1}): no locks, no log, no
+     * index. For a file in a directory where SQLite can create neither, and where no log is left to
+     * read: without it, SQLite cannot open a database in WAL mode at all there.
+     */
+    IMMUTABLE
+  }
+
   private final Path file;
   private final int maxConnections;
   private final Runnable checkNew;
+  private final Access access;
 
   /**
    * Idle sessions by sync level: a write takes one already at its level, so that an acquire and
@@ -76,7 +91,8 @@ final class Connections implements AutoCloseable {
   private volatile boolean closed;
   private @Nullable Connection anchor; // guarded by this
 
-  Connections(Path file, int maxConnections, Runnable checkNew) {
+  Connections(Path file, int maxConnections, Runnable checkNew, Access access) {
+    this.access = access;
     this.file = file;
     this.maxConnections = maxConnections;
     this.checkNew = checkNew;
@@ -179,7 +195,12 @@ final class Connections implements AutoCloseable {
   private Connection connect() throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.resetOpenMode(SQLiteOpenMode.CREATE);
-    config.setOpenMode(SQLiteOpenMode.READWRITE);
+    if (access == Access.READ_WRITE) {
+      config.setOpenMode(SQLiteOpenMode.READWRITE);
+    } else {
+      config.resetOpenMode(SQLiteOpenMode.READWRITE);
+      config.setOpenMode(SQLiteOpenMode.READONLY);
+    }
     config.setBusyTimeout(Database.ATTEMPT_BUSY_TIMEOUT_MILLIS);
     if (MAC_OS) {
       // On macOS fsync() leaves data in the drive's cache; F_FULLFSYNC is what survives a power
@@ -187,6 +208,11 @@ final class Connections implements AutoCloseable {
       config.enableFullSync(true);
     }
     String name = file.toString();
+    if (access == Access.IMMUTABLE) {
+      // Only a URI file name takes the parameter; the path is percent-encoded in it.
+      config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+      name = "file:" + file.toUri().getRawPath() + "?immutable=1";
+    }
     // The file name is passed apart from the URL, so that '?' or '#' in a path are not parsed as
     // URL syntax.
     return new JDBC4Connection("jdbc:sqlite:" + name, name, config.toProperties());

@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
+import dev.rivus.agentkit.lease.support.FileModes;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -61,6 +62,9 @@ final class Creation {
   void create() {
     try {
       deleteTemporary();
+      // Created here, not by SQLite, which would make it rw-rw-rw- under umask 000; SQLite gives
+      // its journal, write-ahead log and index the database file's permissions.
+      Files.createFile(temporary, FileModes.file());
       writeSchema();
       deleteCompanions(file);
       Files.move(temporary, file); // no REPLACE_EXISTING: never over a file made meanwhile

@@ -77,6 +77,11 @@ final class Database implements AutoCloseable {
   }
 
   Database(Path file, SqliteOptions options) {
+    this(file, options, Connections.Access.READ_WRITE);
+  }
+
+  /** A database whose connections have the given access (see {@link Connections.Access}). */
+  Database(Path file, SqliteOptions options, Connections.Access access) {
     this.file = file;
     this.budget = options.busyWait();
     this.budgetNanos = saturatedNanos(options.busyWait());
@@ -84,7 +89,7 @@ final class Database implements AutoCloseable {
     this.failures = new SqliteFailures(file);
     this.permits = new Semaphore(maxConnections, true);
     // Opened by name, a new connection is checked to be on the file this repository opened.
-    this.connections = new Connections(file, maxConnections, this::checkIdentity);
+    this.connections = new Connections(file, maxConnections, this::checkIdentity, access);
   }
 
   SqliteFailures failures() {

@@ -81,6 +81,42 @@ final class Opening {
     }
   }
 
+  /**
+   * Opens the database for reading only: writes nothing, to the file or next to it (no opening
+   * lock, no WAL switch, no schema created or migrated), so that a database on a read-only file
+   * system, or of another user, can be read.
+   *
+   * @return the open database, anchored and checked
+   * @throws LeaseRepositoryFailure if the file cannot be this store, is not a lease database of
+   *     this release's schema, or cannot be opened
+   */
+  Database openReadOnly() {
+    warmUp();
+    if (!store.checkExisting()) {
+      throw missing(store.file());
+    }
+    StoreIdentity identity = StoreIdentity.of(store.file());
+    Database database = new Database(store.file(), options, store.readingAccess());
+    try {
+      database.anchor(identity);
+      Schema.Found found = database.read(null, "opening the database", schema::inspect);
+      if (found != Schema.Found.CURRENT) {
+        throw StorePath.unusable(
+            store.file(),
+            found == Schema.Found.EMPTY
+                ? "it is an empty SQLite database, with no lease schema yet"
+                : "its schema is of an earlier version ("
+                    + found
+                    + "), which only a writing opening migrates (lease run, release or prune)");
+      }
+      database.opened();
+      return database;
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
+  }
+
   /** The failure of an opening without {@code createIfMissing} where there is no file. */
   static LeaseRepositoryFailure missing(Path file) {
     return new LeaseRepositoryFailure(

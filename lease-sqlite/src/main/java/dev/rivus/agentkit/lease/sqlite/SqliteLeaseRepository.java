@@ -146,6 +146,32 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
+   * Opens an existing lease database for reading only ({@link #load}, {@link #loadAll}): nothing is
+   * written to the file or next to it, so that the database can be read where the process may not
+   * write, a read-only file system or another user's file. Where the directory is read-only and no
+   * write-ahead log is left, SQLite could not open the file in WAL mode at all; it is then read as
+   * immutable ({@code immutable=1}), which it is while nothing can write next to it. Every write,
+   * prune and key lock of the repository fails with {@link LeaseRepositoryFailure}.
+   *
+   * @param databaseFile the database file, or a symbolic link to it
+   * @param options the busy wait, connections and clock; whether to create is not used
+   * @return the open repository; close it to release its connections
+   * @throws LeaseRepositoryFailure if there is no file, or it is not a lease database of this
+   *     release's schema (an earlier one is migrated only by a writing {@link #open}), is empty or
+   *     truncated, has several hard links, is corrupt, or stays locked beyond the busy wait
+   * @throws NullPointerException if an argument is null
+   */
+  public static SqliteLeaseRepository openReadOnly(Path databaseFile, SqliteOptions options) {
+    Objects.requireNonNull(databaseFile, "databaseFile");
+    Objects.requireNonNull(options, "options");
+    if (!Files.exists(databaseFile)) {
+      throw Opening.missing(databaseFile.toAbsolutePath());
+    }
+    StorePath store = StorePath.resolveForReading(databaseFile);
+    return new SqliteLeaseRepository(store, options, new Opening(store, options).openReadOnly());
+  }
+
+  /**
    * Returns the database file.
    *
    * @return the real path of the file, symbolic links resolved

@@ -64,6 +64,35 @@ record StorePath(Path file, Path keyLockFile) {
     return new StorePath(file, file.resolveSibling(file.getFileName() + ".fence"));
   }
 
+  /**
+   * Resolves the path of an existing database to be opened for reading only: as {@link #resolve},
+   * but the file and its directory may be read-only.
+   *
+   * @throws LeaseRepositoryFailure if the path is a directory, a link to nothing, or names no file
+   */
+  static StorePath resolveForReading(Path given) {
+    Path file = realFile(given.toAbsolutePath());
+    if (Files.isDirectory(file)) {
+      throw unusable(file, "it is a directory, not a database file");
+    }
+    return new StorePath(file, file.resolveSibling(file.getFileName() + ".fence"));
+  }
+
+  /**
+   * How to read the database without writing anything: with SQLite's write-ahead log and index as
+   * usual, unless the directory is read-only and holds no log, where SQLite could create neither
+   * and cannot open a database in WAL mode otherwise; there the file is read as immutable, which is
+   * what it is while nothing can write next to it.
+   */
+  Connections.Access readingAccess() {
+    Path directory = file.getParent();
+    Path wal = file.resolveSibling(file.getFileName() + "-wal");
+    boolean directoryWritable = directory != null && Files.isWritable(directory);
+    return directoryWritable || Files.exists(wal)
+        ? Connections.Access.READ_ONLY
+        : Connections.Access.IMMUTABLE;
+  }
+
   private static Path realFile(Path absolute) {
     try {
       if (Files.exists(absolute)) {
