@@ -306,8 +306,9 @@ class FencedWorkTest {
         new FlakyRepository(
             new ForwardingLeaseRepository(store) {
               @Override
-              public KeyLock lockKey(String key) throws InterruptedException {
-                KeyLock lock = super.lockKey(key);
+              public KeyLock lockKey(String key, Duration silenceLimit)
+                  throws InterruptedException {
+                KeyLock lock = super.lockKey(key, silenceLimit);
                 return new KeyLock() {
                   @Override
                   public boolean isHeld() {
@@ -422,6 +423,75 @@ class FencedWorkTest {
                   }
                   return false;
                 });
+  }
+
+  /**
+   * Issue 24: fenced work takes its key lock with the lease's TTL plus the manager's grace as the
+   * silence limit, the manager asks about the key lock every heartbeat round while the lease is
+   * held (which keeps a database's session alive), and stops asking once the lease is lost (so the
+   * store may end it once that limit has passed).
+   */
+  @Test
+  void fencedWorksKeyLockHasTheTtlAndGraceAsSilenceLimitAndIsAskedAboutUntilTheLoss()
+      throws Exception {
+    Duration grace = Duration.ofSeconds(3);
+    List<Duration> limits = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger asked = new AtomicInteger();
+    FlakyRepository repository =
+        new FlakyRepository(
+            new ForwardingLeaseRepository(store) {
+              @Override
+              public KeyLock lockKey(String key, Duration silenceLimit)
+                  throws InterruptedException {
+                limits.add(silenceLimit);
+                KeyLock lock = super.lockKey(key, silenceLimit);
+                return new KeyLock() {
+                  @Override
+                  public boolean isHeld() {
+                    asked.incrementAndGet();
+                    return lock.isHeld();
+                  }
+
+                  @Override
+                  public void close() {
+                    lock.close();
+                  }
+                };
+              }
+            });
+    FakePlatform platform = Samples.platformOf(300);
+    try (LeaseManager manager =
+            platform.managerBuilder(repository).config(CONFIG).grace(grace).build();
+        Lease lease = manager.acquire("task")) {
+      CountDownLatch working = new CountDownLatch(1);
+      Future<String> work =
+          threads.submit(
+              () ->
+                  lease.runFenced(
+                      token -> {
+                        working.countDown();
+                        new CountDownLatch(1).await(); // until the loss interrupts it
+                        return "never";
+                      }));
+      assertThat(working.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(limits).containsExactly(TTL.plus(grace));
+
+      for (int beat = 1; beat <= 3; beat++) {
+        platform.advance(HEARTBEAT);
+        assertThat(asked).as("key lock asked about after %s rounds", beat).hasValue(beat);
+      }
+      repository.startFailing();
+      platform.advance(TTL);
+      assertThat(lease.isHeld()).isFalse();
+      int askedBeforeTheLoss = asked.get();
+      platform.advance(HEARTBEAT.multipliedBy(3));
+
+      assertThat(asked).as("asked about after the loss").hasValue(askedBeforeTheLoss);
+      assertThatThrownBy(() -> work.get(WAIT_SECONDS, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(LeaseLost.class);
+    } finally {
+      repository.recover();
+    }
   }
 
   @Test

@@ -46,6 +46,20 @@ class LeaseManagerBuilderTest {
   }
 
   @Test
+  void theGraceIsZeroOrPositiveAndSetOnce() {
+    assertThatThrownBy(() -> LeaseManager.builder(repository).grace(Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("grace must be zero or positive, was PT-0.001S");
+    LeaseManagerBuilder builder = LeaseManager.builder(repository).grace(Duration.ZERO);
+    assertThatThrownBy(() -> builder.grace(Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("grace was already set to PT0S");
+    assertThatThrownBy(() -> builder.grace(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("grace");
+  }
+
+  @Test
   void aNullArgumentIsANullPointerExceptionNamingTheParameter() {
     LeaseManagerBuilder builder = LeaseManager.builder(repository);
 

@@ -33,20 +33,25 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
- * <p>Defaults: a 60 s TTL renewed every 15 s ({@link LeaseConfig#defaults()}), {@link
- * Ticker#system()}, {@link Clock#systemUTC()}, {@link SchedulerFactory#system()}, the current
- * process and the liveness judge of {@link SystemProcesses#detect()}, no listener, and a random
- * name. Not thread-safe: a builder is meant for one thread; the manager it builds is thread-safe.
+ * <p>Defaults: a 60 s TTL renewed every 15 s ({@link LeaseConfig#defaults()}), a {@linkplain #grace
+ * grace} of 10 s, {@link Ticker#system()}, {@link Clock#systemUTC()}, {@link
+ * SchedulerFactory#system()}, the current process and the liveness judge of {@link
+ * SystemProcesses#detect()}, no listener, and a random name. Not thread-safe: a builder is meant
+ * for one thread; the manager it builds is thread-safe.
  */
 public final class LeaseManagerBuilder {
 
   /** Letters, digits, {@code . _ -}: a name reads well in a thread name and a log line. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
+  /** The grace of {@code lease run --grace}'s default. */
+  private static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+
   private final LeaseRepository repository;
   private @Nullable LeaseConfig config;
   private @Nullable Duration ttl;
   private @Nullable Duration heartbeat;
+  private @Nullable Duration grace;
   private @Nullable Ticker ticker;
   private @Nullable Clock wallClock;
   private @Nullable SchedulerFactory scheduler;
@@ -106,6 +111,31 @@ public final class LeaseManagerBuilder {
     requireUnset("heartbeat", this.heartbeat);
     requireUnset("config", config);
     this.heartbeat = heartbeat;
+    return this;
+  }
+
+  /**
+   * Sets the grace of fenced work: after its lease is lost, how long fenced work may take to end
+   * (it is interrupted at once, unless it runs {@linkplain Lease#runFencedUninterruptibly
+   * uninterruptibly}) before the storage may end its key lock by itself and let a successor's
+   * fenced work start; {@code lease run --grace} means the same for its command. The manager takes
+   * each key lock with the lease's TTL plus the grace as its silence limit ({@link
+   * LeaseRepository#lockKey(String, java.time.Duration)}) and tells the storage every heartbeat
+   * round that it is still there; a holder cut off from a database thus blocks the key for at most
+   * about that long after it fell silent. Default 10 s.
+   *
+   * @param grace zero or positive
+   * @return this builder
+   * @throws IllegalArgumentException if the grace is negative
+   * @throws IllegalStateException if the grace was set
+   */
+  public LeaseManagerBuilder grace(Duration grace) {
+    Objects.requireNonNull(grace, "grace");
+    requireUnset("grace", this.grace);
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace must be zero or positive, was " + grace);
+    }
+    this.grace = grace;
     return this;
   }
 
@@ -250,6 +280,7 @@ public final class LeaseManagerBuilder {
         new ManagerSettings(
             repository,
             resolvedConfig(),
+            grace != null ? grace : DEFAULT_GRACE,
             ticker != null ? ticker : Ticker.system(),
             wallClock != null ? wallClock : Clock.systemUTC(),
             resolvedScheduler(),

@@ -4,8 +4,10 @@
  */
 package dev.rivus.agentkit.lease;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -131,6 +133,49 @@ public interface LeaseRepository extends AutoCloseable {
   KeyLock lockKey(String key) throws InterruptedException;
 
   /**
+   * Takes the key lock as {@link #lockKey(String)} does, and lets the storage end it by itself once
+   * its holder has been silent for longer than {@code silenceLimit}: neither {@link
+   * KeyLock#isHeld()} nor {@link KeyLock#close()} called, for example because the network to a
+   * database was cut, or the holder's process stopped. Such a key lock is then lost, and another
+   * holder may take it, so that a holder cut off from the storage cannot block the key for longer
+   * than that (a database session would otherwise keep its lock until the operating system gives up
+   * on the connection, which can take hours). A holder keeps the key lock by calling {@link
+   * KeyLock#isHeld()} more often than {@code silenceLimit}: the manager does it every heartbeat
+   * round while the lease is held, and asks for its lease's TTL plus its {@linkplain
+   * LeaseManagerBuilder#grace grace}, so the storage ends a key lock only after the lease it guards
+   * was lost. The fencing token keeps protecting a resource that checks it: work that outlives its
+   * key lock writes with an old token.
+   *
+   * <p>The storage may add a margin, and storages whose key lock dies with the holder's process
+   * (memory, files, SQLite) ignore the limit: the default takes {@link #lockKey(String)}. Adapters
+   * whose key lock lives on the far side of a network (JDBC) override it.
+   *
+   * @param key the lease key
+   * @param silenceLimit how long the holder may be silent before the storage may end the key lock;
+   *     positive
+   * @return the held key lock; close it to release, from any thread
+   * @throws InterruptedException if the calling thread was interrupted while waiting
+   * @throws StoreLost if the store is no longer the one this repository opened
+   * @throws LeaseRepositoryFailure if the key lock cannot be taken for a reason other than
+   *     contention
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}, or {@code
+   *     silenceLimit} is zero or negative
+   */
+  default KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+    requireSilenceLimit(silenceLimit);
+    return lockKey(key);
+  }
+
+  private static Duration requireSilenceLimit(Duration silenceLimit) {
+    Objects.requireNonNull(silenceLimit, "silenceLimit");
+    if (silenceLimit.isNegative() || silenceLimit.isZero()) {
+      throw new IllegalArgumentException("silenceLimit must be positive, was " + silenceLimit);
+    }
+    return silenceLimit;
+  }
+
+  /**
    * Releases what the repository holds open (connections, file handles). Repositories that hold
    * nothing do nothing. Does not delete stored records.
    */
@@ -146,7 +191,9 @@ public interface LeaseRepository extends AutoCloseable {
      * Tells whether the key lock is still held: {@code false} once closed, or once the storage lost
      * it (a database connection that dropped, a lock file deleted or replaced under it). It may ask
      * the storage, so it may block briefly: the manager calls it once per heartbeat round while
-     * fenced work runs, from its repository thread, never from its timer.
+     * fenced work runs, from its repository thread, never from its timer. Asking the storage also
+     * tells it that the holder is still there (see {@link LeaseRepository#lockKey(String,
+     * Duration)}).
      *
      * @return {@code true} while the key lock still excludes every other holder
      */

@@ -13,6 +13,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -177,6 +178,11 @@ public final class PostgresCycleStepsRunner {
     @Override
     public KeyLock lockKey(String key) throws InterruptedException {
       return delegate.lockKey(key);
+    }
+
+    @Override
+    public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+      return delegate.lockKey(key, silenceLimit);
     }
 
     @Override

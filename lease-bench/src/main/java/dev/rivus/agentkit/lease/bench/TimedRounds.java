@@ -8,6 +8,7 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -71,5 +72,10 @@ final class TimedRounds implements LeaseRepository {
   @Override
   public KeyLock lockKey(String key) throws InterruptedException {
     return delegate.lockKey(key);
+  }
+
+  @Override
+  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+    return delegate.lockKey(key, silenceLimit);
   }
 }

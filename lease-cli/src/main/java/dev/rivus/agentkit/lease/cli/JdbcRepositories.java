@@ -18,19 +18,42 @@ import java.time.Duration;
 
 /**
  * Opens the lease table of a shared database for one command: a small HikariCP pool on the URL, and
- * a {@link JdbcLeaseRepository} on it that closes the pool when it is closed. With {@link
- * PooledJdbcRepository}, the only classes of the tool that name a JDBC, pool or driver class, and
- * they are reached only when a command uses a database: a start on SQLite or files loads none of
- * them (a test checks).
+ * a {@link JdbcLeaseRepository} on it that closes the pool when it is closed; key locks have a pool
+ * of their own, made on first use. With {@link PooledJdbcRepository}, the only classes of the tool
+ * that name a JDBC, pool or driver class, and they are reached only when a command uses a database:
+ * a start on SQLite or files loads none of them (a test checks).
  */
 final class JdbcRepositories {
 
   /**
-   * The pool's size: {@code lease run} renews on one connection while its command runs under the
-   * key lock, which holds another, and its main thread may use a third (the re-read before the
-   * command, the release); the other commands use one.
+   * The pool's size: {@code lease run} renews on one connection while its main thread may use
+   * another (the re-read before the command, the release), and one is spare; the other commands use
+   * one. The key lock is not among them: it has {@link #KEY_LOCK_POOL_SIZE} of its own, so that a
+   * key lock held or waited for never takes a connection the renewals need (a wait for a key lock
+   * once failed with "Connection is not available (total=2, active=2)": the pool could not make
+   * another connection within the 250 ms it was given).
    */
   static final int POOL_SIZE = 3;
+
+  /**
+   * Connections made before they are needed by a command that holds a lease: the renewal's and the
+   * main thread's, so that neither waits for a connection to be made, which can take longer than a
+   * short TTL's wait on a loaded machine.
+   */
+  static final int HOLDING_MINIMUM_IDLE = 2;
+
+  /**
+   * The key locks' pool: {@code lease run} holds one key lock, and a second connection may be
+   * needed while the first is aborted after a loss.
+   */
+  static final int KEY_LOCK_POOL_SIZE = 2;
+
+  /**
+   * How long a key lock waits for its connection: as long as {@link JdbcOptions#networkTimeout()}
+   * lets any call wait; a wait for a held key lock is bounded apart, by {@code lease run}'s
+   * patience, which interrupts it and exits with the held code.
+   */
+  static final Duration KEY_LOCK_CONNECTION_WAIT = JdbcOptions.DEFAULT_NETWORK_TIMEOUT;
 
   /** HikariCP's shortest wait for a connection; it raises anything shorter to 30 s. */
   private static final Duration SHORTEST_CONNECTION_WAIT = Duration.ofMillis(250);
@@ -50,13 +73,20 @@ final class JdbcRepositories {
   static LeaseRepository open(JdbcTarget target, StoreUse use) {
     JdbcOptions options = options(target);
     boolean create = use.create() && target.createTable();
-    HikariDataSource pool = pool(target, use);
+    HikariDataSource pool =
+        pool(
+            target,
+            "lease",
+            POOL_SIZE,
+            use.holding() ? HOLDING_MINIMUM_IDLE : 1,
+            connectionWait(use.busyWait()));
     try {
       JdbcLeaseRepository repository =
           create
               ? JdbcLeaseRepository.create(pool, options)
               : JdbcLeaseRepository.open(pool, options);
-      return new PooledJdbcRepository(repository, pool, target.where());
+      return new PooledJdbcRepository(
+          repository, pool, target.where(), () -> openKeyLocks(target, options));
     } catch (LeaseRepositoryFailure e) {
       boolean missing = !create && tableMissing(pool, options.tableName());
       pool.close();
@@ -79,9 +109,35 @@ final class JdbcRepositories {
     }
   }
 
-  private static HikariDataSource pool(JdbcTarget target, StoreUse use) {
+  /**
+   * The key locks' pool and a repository on it, on the table the command opened; made when the
+   * first key lock is taken.
+   */
+  private static PooledJdbcRepository.KeyLocks openKeyLocks(
+      JdbcTarget target, JdbcOptions options) {
+    HikariDataSource pool =
+        pool(target, "lease-key-lock", KEY_LOCK_POOL_SIZE, 1, KEY_LOCK_CONNECTION_WAIT);
+    try {
+      return new PooledJdbcRepository.KeyLocks(JdbcLeaseRepository.open(pool, options), pool);
+    } catch (LeaseRepositoryFailure e) {
+      pool.close();
+      throw new LeaseRepositoryFailure(
+          null, CliErrors.oneLine(e.getMessage()) + " (" + target.where() + ")", e);
+    } catch (RuntimeException | Error e) {
+      pool.close();
+      throw e;
+    }
+  }
+
+  /** How long one call waits for a connection: the busy wait, at least HikariCP's shortest. */
+  private static Duration connectionWait(Duration busyWait) {
+    return busyWait.compareTo(SHORTEST_CONNECTION_WAIT) < 0 ? SHORTEST_CONNECTION_WAIT : busyWait;
+  }
+
+  private static HikariDataSource pool(
+      JdbcTarget target, String name, int size, int minimumIdle, Duration connectionWait) {
     HikariConfig config = new HikariConfig();
-    config.setPoolName("lease");
+    config.setPoolName(name);
     config.setJdbcUrl(target.url().forDriver());
     String user = target.user();
     if (user != null) {
@@ -91,13 +147,11 @@ final class JdbcRepositories {
     if (password != null) {
       config.setPassword(password);
     }
-    config.setMaximumPoolSize(POOL_SIZE);
-    // One connection is made at once, to fail fast on a wrong URL; the second only when needed.
-    config.setMinimumIdle(1);
-    Duration wait = use.busyWait();
-    config.setConnectionTimeout(
-        (wait.compareTo(SHORTEST_CONNECTION_WAIT) < 0 ? SHORTEST_CONNECTION_WAIT : wait)
-            .toMillis());
+    config.setMaximumPoolSize(size);
+    // One connection is made at once, to fail fast on a wrong URL; the others in the background
+    // up to minimumIdle, and beyond it only when needed.
+    config.setMinimumIdle(minimumIdle);
+    config.setConnectionTimeout(connectionWait.toMillis());
     // Daemon threads (HikariCP's default too, stated here): the pool never keeps the JVM alive.
     config.setThreadFactory(JdbcRepositories::daemonThread);
     try {

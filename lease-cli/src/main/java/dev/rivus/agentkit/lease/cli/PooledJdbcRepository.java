@@ -13,17 +13,27 @@ import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A JDBC lease repository with a pool of its own: every call goes to the repository, and {@link
  * #close()} closes the pool too, which {@link JdbcLeaseRepository} leaves to the pool's owner
- * (here, the command). Thread-safe.
+ * (here, the command). Key locks are taken through a second repository on the same table, over a
+ * pool of their own made on the first key lock: a key lock's long-held connection never takes one
+ * that the renewals or the main thread need. Thread-safe.
  */
 final class PooledJdbcRepository implements PrunableLeaseRepository {
 
   private final JdbcLeaseRepository repository;
   private final HikariDataSource pool;
   private final String where;
+  private final Supplier<KeyLocks> keyLocksOpener;
+  private @Nullable KeyLocks keyLocks; // guarded by this
+  private boolean closed; // guarded by this
+
+  /** The repository of key locks and its pool. */
+  record KeyLocks(JdbcLeaseRepository repository, HikariDataSource pool) {}
 
   /**
    * Wraps an open repository.
@@ -31,11 +41,17 @@ final class PooledJdbcRepository implements PrunableLeaseRepository {
    * @param repository the repository on {@code pool}
    * @param pool the pool, closed with this repository
    * @param where the database, for messages, without secrets
+   * @param keyLocks opens the key locks' repository and pool, once, on the first key lock
    */
-  PooledJdbcRepository(JdbcLeaseRepository repository, HikariDataSource pool, String where) {
+  PooledJdbcRepository(
+      JdbcLeaseRepository repository,
+      HikariDataSource pool,
+      String where,
+      Supplier<KeyLocks> keyLocks) {
     this.repository = repository;
     this.pool = pool;
     this.where = where;
+    this.keyLocksOpener = keyLocks;
   }
 
   @Override
@@ -65,16 +81,42 @@ final class PooledJdbcRepository implements PrunableLeaseRepository {
 
   @Override
   public KeyLock lockKey(String key) throws InterruptedException {
-    return repository.lockKey(key);
+    return keyLocks().lockKey(key);
   }
 
-  /** Closes the repository, then the pool and its connections. */
+  @Override
+  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+    return keyLocks().lockKey(key, silenceLimit);
+  }
+
+  private synchronized JdbcLeaseRepository keyLocks() {
+    if (closed) {
+      throw new IllegalStateException(this + " is closed");
+    }
+    if (keyLocks == null) {
+      keyLocks = keyLocksOpener.get();
+    }
+    return keyLocks.repository();
+  }
+
+  /** Closes the repositories, then the pools and their connections. */
   @Override
   public void close() {
+    KeyLocks opened;
+    synchronized (this) {
+      closed = true;
+      opened = keyLocks;
+    }
     try {
       repository.close();
     } finally {
-      pool.close();
+      try {
+        pool.close();
+      } finally {
+        if (opened != null) {
+          opened.pool().close();
+        }
+      }
     }
   }
 

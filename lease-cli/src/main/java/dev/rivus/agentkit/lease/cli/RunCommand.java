@@ -106,7 +106,9 @@ final class RunCommand implements Callable<Integer> {
       converter = DurationConverter.class,
       description =
           "After the lease is lost, how long COMMAND may take to exit after SIGTERM before it gets"
-              + " SIGKILL (default: ${DEFAULT-VALUE}).")
+              + " SIGKILL (default: ${DEFAULT-VALUE}). On a database (--jdbc), the server ends the"
+              + " key lock of a holder cut off or stopped once it has been silent for the TTL, the"
+              + " grace and 1s.")
   Duration grace = Duration.ofSeconds(10);
 
   @Option(
@@ -151,7 +153,9 @@ final class RunCommand implements Callable<Integer> {
     try (ShutdownHook hook = ShutdownHook.install(terminator);
         LeaseRepository leases =
             repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
-        LeaseManager manager = context.managerBuilder(leases).config(config).build();
+        // The grace bounds the key lock too: a store across a network may end it once this
+        // process has been silent for the TTL and the grace (a cut network, a stopped process).
+        LeaseManager manager = context.managerBuilder(leases).config(config).grace(grace).build();
         Lease lease =
             new WaitingAcquirer(manager, context.ticker(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {

@@ -13,20 +13,22 @@ import java.time.Duration;
  * @param create {@code false} for the commands that only read ({@code status}, {@code list}): a
  *     mistyped path must fail, not leave an empty store that reports every lease absent
  * @param busyWait the busy wait of one SQLite call
+ * @param holding whether the command holds a lease ({@code lease run}): it renews on one thread
+ *     while another uses the store, and takes a key lock
  */
-record StoreUse(boolean create, Duration busyWait) {
+record StoreUse(boolean create, Duration busyWait, boolean holding) {
 
   /** The busy wait of the commands that hold no lease: SQLite's default. */
   static final Duration DEFAULT_BUSY_WAIT = Duration.ofSeconds(5);
 
   /** A command that writes and may create the store. */
   static StoreUse creating() {
-    return new StoreUse(true, DEFAULT_BUSY_WAIT);
+    return new StoreUse(true, DEFAULT_BUSY_WAIT, false);
   }
 
   /** A command that only reads an existing store. */
   static StoreUse readingExisting() {
-    return new StoreUse(false, DEFAULT_BUSY_WAIT);
+    return new StoreUse(false, DEFAULT_BUSY_WAIT, false);
   }
 
   /**
@@ -38,7 +40,7 @@ record StoreUse(boolean create, Duration busyWait) {
     Duration wait = DEFAULT_BUSY_WAIT;
     wait = min(wait, heartbeat.dividedBy(2));
     wait = min(wait, ttl.dividedBy(4));
-    return new StoreUse(true, wait);
+    return new StoreUse(true, wait, true);
   }
 
   private static Duration min(Duration a, Duration b) {

@@ -46,8 +46,9 @@ class FencedCommandTest {
         LeaseRepository slowKeyLock =
             new ForwardingLeaseRepository(sqlite) {
               @Override
-              public KeyLock lockKey(String key) throws InterruptedException {
-                KeyLock held = super.lockKey(key);
+              public KeyLock lockKey(String key, Duration silenceLimit)
+                  throws InterruptedException {
+                KeyLock held = super.lockKey(key, silenceLimit);
                 sleepIgnoringInterrupts(PATIENCE.plusMillis(300));
                 return held;
               }

@@ -9,6 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rivus.agentkit.lease.testkit.TcpProxy;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -250,6 +252,87 @@ abstract class JdbcProcessTest {
   }
 
   /** Runs {@code lease ARGS...} and checks that it succeeded. */
+  /**
+   * A holder cut off from the database (the network to it frozen, nothing closed) while its command
+   * runs under the key lock: its session, and the advisory lock with it, would live on at the
+   * server until TCP gave up on it, hours later. The server now ends it once the holder has been
+   * silent for its TTL, grace and a margin. A successor whose wait is shorter than that exits with
+   * the held code (75), not with a pool's "Connection is not available" (74), while it renews its
+   * own lease; one with a longer wait runs its command within that bound, the cut still on.
+   */
+  @Test
+  void aHolderCutOffFromTheDatabaseBlocksTheKeyOnlyUntilTheServerEndsItsSilentSession()
+      throws Exception {
+    URI address = URI.create(database().url().substring("jdbc:".length()));
+    double boundSeconds = 2 + 12 + 1; // the holder's TTL, grace, and the repository's margin
+    try (TcpProxy proxy = TcpProxy.to(address.getHost(), address.getPort())) {
+      String proxied =
+          database().url().replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/");
+      String[] holderArgs = {
+        "run",
+        "--jdbc",
+        proxied,
+        "--jdbc-table",
+        table,
+        "--ttl",
+        "2s",
+        "--heartbeat",
+        "500ms",
+        "--grace",
+        "12s",
+        "cut",
+        "--",
+        "sh",
+        "-c",
+        "echo running; exec sleep 600"
+      };
+      try (LeaseTool holder = LeaseTool.start(holderArgs)) {
+        holder.awaitStdout("running");
+        proxy.freeze();
+        long cutAt = System.nanoTime();
+
+        LeaseTool shortWait =
+            LeaseTool.run(
+                lease(
+                    "run",
+                    "--ttl",
+                    "2s",
+                    "--heartbeat",
+                    "500ms",
+                    "--wait",
+                    "3s",
+                    "cut",
+                    "--",
+                    "echo",
+                    "short"));
+        assertThat(shortWait.awaitExit()).as("%s", shortWait).isEqualTo(ExitCodes.HELD);
+        assertThat(shortWait.stdout()).as("%s", shortWait).isEmpty();
+        assertThat(shortWait.stderr())
+            .as("%s", shortWait)
+            .contains("the fenced work of the previous holder still runs")
+            .doesNotContain("Connection is not available");
+        assertThat((System.nanoTime() - cutAt) / 1e9)
+            .as("the short wait ended before the server's bound, or it proves nothing")
+            .isLessThan(boundSeconds);
+
+        LeaseTool longWait =
+            LeaseTool.run(
+                lease("run", "--ttl", "2s", "--wait", "60s", "cut", "--", "echo", "long"));
+        double ranAfter = (System.nanoTime() - cutAt) / 1e9;
+        assertThat(longWait.awaitExit()).as("%s", longWait).isZero();
+        assertThat(longWait.stdout()).isEqualTo("long");
+        System.out.printf(
+            "%s: a successor of a cut-off lease run ended %.1f s after the cut (bound %.0f s)%n",
+            database().product(), ranAfter, boundSeconds);
+        // The bound counts from the holder's last word, at or before the cut; the rest is the
+        // server's timer, the successor's start and its polling, given room on a loaded machine.
+        assertThat(ranAfter).as("seconds from the cut").isLessThan(boundSeconds + 8);
+        proxy.thaw();
+        assertThat(holder.awaitExit()).as("%s", holder).isEqualTo(ExitCodes.LOST);
+      }
+    }
+  }
+
   static LeaseTool succeeded(String... args) {
     LeaseTool run = LeaseTool.run(args);
     assertThat(run.awaitExit()).as("%s", run).isZero();

@@ -56,6 +56,7 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   private final LeaseRepository repository;
   private final Timing timing;
+  private final Duration keyLockSilenceLimit;
   private final Ticker ticker;
   private final Clock wallClock;
   private final LivenessJudge livenessJudge;
@@ -89,6 +90,7 @@ public final class DefaultLeaseManager implements LeaseManager {
   public DefaultLeaseManager(ManagerSettings settings) {
     this.repository = settings.repository();
     this.timing = new Timing(settings.config());
+    this.keyLockSilenceLimit = settings.config().ttl().plus(settings.grace());
     this.ticker = settings.ticker();
     this.wallClock = settings.wallClock();
     this.livenessJudge = settings.livenessJudge();
@@ -377,6 +379,11 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   Timing timing() {
     return timing;
+  }
+
+  /** The silence limit of fenced work's key locks: the TTL plus the grace. */
+  Duration keyLockSilenceLimit() {
+    return keyLockSilenceLimit;
   }
 
   Warnings warnings() {

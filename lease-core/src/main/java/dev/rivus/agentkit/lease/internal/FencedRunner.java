@@ -93,6 +93,9 @@ final class FencedRunner {
   /**
    * Asks every key lock of running fenced work whether it is still held; a lost one gives the lease
    * up. Called by the renewal round, on the repository lane, for leases with fenced work running.
+   * Asking is also what keeps a key lock across a network from being ended for silence; a lost
+   * lease's key lock is not asked any more, so the storage may end it once the TTL and the grace
+   * have passed (see {@link LeaseRepository#lockKey(String, java.time.Duration)}).
    */
   void checkKeyLocks() {
     if (!lease.isHeld()) {
@@ -151,7 +154,9 @@ final class FencedRunner {
 
   private LeaseRepository.KeyLock takeKeyLock(WorkCall call) throws InterruptedException {
     try {
-      return repository.lockKey(lease.key());
+      // Bounded by the holder's silence: once the lease is lost, checkKeyLocks stops asking, and
+      // a storage across a network may end the lock after the TTL and the grace.
+      return repository.lockKey(lease.key(), lease.manager().keyLockSilenceLimit());
     } catch (InterruptedException e) {
       if (call.interruptedByLoss()) {
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);

@@ -12,6 +12,7 @@ import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.platform.SchedulerFactory;
 import dev.rivus.agentkit.lease.platform.Ticker;
 import java.time.Clock;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param repository where records live
  * @param config TTL and heartbeat
+ * @param grace how long fenced work may take to end after its lease was lost, added to the TTL for
+ *     its key lock's silence limit
  * @param ticker the monotonic clock
  * @param wallClock the wall clock, for records only
  * @param scheduler makes the manager's scheduler
@@ -30,6 +33,7 @@ import org.jspecify.annotations.Nullable;
 public record ManagerSettings(
     LeaseRepository repository,
     LeaseConfig config,
+    Duration grace,
     Ticker ticker,
     Clock wallClock,
     SchedulerFactory scheduler,

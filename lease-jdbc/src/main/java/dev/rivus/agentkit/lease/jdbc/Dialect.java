@@ -111,6 +111,24 @@ interface Dialect {
   /** Releases the advisory lock of one 64-bit id: one row, a boolean or 0/1 (it was held). */
   String unlock();
 
+  /**
+   * Before a key lock is taken on the connection: makes the server end the session by itself once
+   * it has been idle (its client silent) for longer than {@code silenceBound}, which frees the
+   * lock, so that a holder cut off from the server cannot keep the key for longer than that. The
+   * key lock's own calls and {@link java.sql.Connection#isValid} (the manager's check every
+   * heartbeat round) keep a live holder's session from idling out.
+   *
+   * @return how to give the session its own settings back, before it goes back to its pool
+   */
+  SessionSettings boundSilence(Connection connection, Duration silenceBound) throws SQLException;
+
+  /** What {@link #boundSilence} changed on a session, to undo. */
+  @FunctionalInterface
+  interface SessionSettings {
+    /** Gives the session the settings it had before. */
+    void restore(Connection connection) throws SQLException;
+  }
+
   /** Tells whether the failure says the table does not exist. */
   boolean isUndefinedTable(SQLException failure);
 

@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A key lock: a session advisory lock held on a connection of its own until closed. The database
  * releases it when the session ends, so a dropped connection (or a killed backend) loses it, which
- * {@link #isHeld()} tells by asking the connection whether it is still valid.
+ * {@link #isHeld()} tells by asking the connection whether it is still valid. The session is
+ * bounded in silence ({@link Dialect#boundSilence}): the server ends it once nobody asked for that
+ * long, and asking ({@code isValid} sends the server an empty query or a ping) keeps it alive.
  */
 final class JdbcKeyLock implements KeyLock {
 
@@ -29,6 +31,7 @@ final class JdbcKeyLock implements KeyLock {
   private final long lockId;
   private final long backendPid;
   private final NetworkBound bound;
+  private final Dialect.SessionSettings settings;
   private final Runnable onClose;
   private final Object guard = new Object();
   private boolean closed;
@@ -39,12 +42,14 @@ final class JdbcKeyLock implements KeyLock {
       long lockId,
       long backendPid,
       NetworkBound bound,
+      Dialect.SessionSettings settings,
       Runnable onClose) {
     this.connection = connection;
     this.dialect = dialect;
     this.lockId = lockId;
     this.backendPid = backendPid;
     this.bound = bound;
+    this.settings = settings;
     this.onClose = onClose;
   }
 
@@ -55,6 +60,7 @@ final class JdbcKeyLock implements KeyLock {
    * leaves a waiting statement behind. The caller closes the connection if this throws.
    *
    * @param bound the connection's network bound, given back when the key lock is closed
+   * @param settings what bounds the session's silence, given back when the key lock is closed
    * @param onClose run once after the key lock is closed and its connection given back
    * @throws InterruptedException if the thread is interrupted while waiting
    */
@@ -64,6 +70,7 @@ final class JdbcKeyLock implements KeyLock {
       long lockId,
       String key,
       NetworkBound bound,
+      Dialect.SessionSettings settings,
       Runnable onClose)
       throws SQLException, InterruptedException {
     long backoffMillis = 1;
@@ -79,7 +86,8 @@ final class JdbcKeyLock implements KeyLock {
             throw new SQLException("the advisory lock query returned no row");
           }
           if (row.getBoolean(1)) {
-            return new JdbcKeyLock(connection, dialect, lockId, row.getLong(2), bound, onClose);
+            return new JdbcKeyLock(
+                connection, dialect, lockId, row.getLong(2), bound, settings, onClose);
           }
         } catch (SQLException e) {
           // An attempt that failed (its network timeout ran out) while an interrupt came, the
@@ -157,9 +165,10 @@ final class JdbcKeyLock implements KeyLock {
   }
 
   /**
-   * Releases the advisory lock and closes the connection (back to its pool). If the release cannot
-   * be confirmed, the connection is aborted instead, so that a pool never lends out a session that
-   * still holds the lock.
+   * Releases the advisory lock, gives the session its settings back and closes the connection (back
+   * to its pool). If the release cannot be confirmed, or the settings not given back, the
+   * connection is aborted instead, so that a pool never lends out a session that still holds the
+   * lock or would be ended for silence.
    */
   @Override
   public void close() {
@@ -176,6 +185,18 @@ final class JdbcKeyLock implements KeyLock {
     }
   }
 
+  /**
+   * Gives the session its settings back; false if that failed (the connection must not be lent).
+   */
+  static boolean restored(Connection connection, Dialect.SessionSettings settings) {
+    try {
+      settings.restore(connection);
+      return true;
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    }
+  }
+
   private void release() {
     boolean released = false;
     try (PreparedStatement unlock = connection.prepareStatement(dialect.unlock())) {
@@ -186,7 +207,7 @@ final class JdbcKeyLock implements KeyLock {
     } catch (SQLException | RuntimeException e) {
       released = false;
     }
-    if (!released) {
+    if (!released || !restored(connection, settings)) {
       JdbcLeaseRepository.abortQuietly(connection);
     }
     bound.restore();

@@ -64,6 +64,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JdbcLeaseRepository implements PrunableLeaseRepository {
 
+  /**
+   * The silence limit of a key lock taken with {@link #lockKey(String)}: the server ends its
+   * session once its holder has neither asked {@link KeyLock#isHeld()} nor closed it for this long
+   * (plus {@link #KEY_LOCK_SILENCE_MARGIN}). The manager takes its key locks with a limit of its
+   * own, the lease's TTL plus its grace.
+   */
+  public static final Duration DEFAULT_KEY_LOCK_SILENCE_LIMIT = Duration.ofMinutes(5);
+
+  /**
+   * What the server's bound on a key lock's silence adds to the limit asked for, so that a probe
+   * that is a little late (a renewal round behind schedule, a slow answer) does not end a live
+   * holder's session. MariaDB counts whole seconds, so its bound is rounded up as well.
+   */
+  public static final Duration KEY_LOCK_SILENCE_MARGIN = Duration.ofSeconds(1);
+
   private final DataSource dataSource;
   private final String table;
   private final Dialect dialect;
@@ -424,15 +439,38 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Takes the key's advisory lock on a connection of its own. At most {@link
-   * JdbcOptions#keyLockLimit()} key locks of this repository hold or wait with a connection at
-   * once; beyond that, callers wait for one to close without holding a connection, so key locks
-   * never take the connections that renewals need. Both waits end with {@link InterruptedException}
-   * when the thread is interrupted, as the manager does on loss.
+   * Takes the key lock with the silence limit {@link #DEFAULT_KEY_LOCK_SILENCE_LIMIT}; see {@link
+   * #lockKey(String, Duration)}. A holder that keeps a key lock longer than that calls {@link
+   * KeyLock#isHeld()} more often.
    */
   @Override
   public KeyLock lockKey(String key) throws InterruptedException {
+    return lockKey(key, DEFAULT_KEY_LOCK_SILENCE_LIMIT);
+  }
+
+  /**
+   * Takes the key's advisory lock on a connection of its own, whose session the server ends once it
+   * has been silent for {@code silenceLimit} plus {@link #KEY_LOCK_SILENCE_MARGIN}, which frees the
+   * lock for another holder: on PostgreSQL 14 and later by {@code idle_session_timeout}, with the
+   * server's TCP keepalives as a backstop (the only bound on older versions, where a holder whose
+   * machine still answers, but whose process is stopped, keeps the lock); on MariaDB by {@code
+   * wait_timeout}. These are settings of that session only, given back before the connection goes
+   * back to its pool. {@link KeyLock#isHeld()} sends the server a command, which keeps the session
+   * alive.
+   *
+   * <p>At most {@link JdbcOptions#keyLockLimit()} key locks of this repository hold or wait with a
+   * connection at once; beyond that, callers wait for one to close without holding a connection, so
+   * key locks never take the connections that renewals need. Both waits end with {@link
+   * InterruptedException} when the thread is interrupted, as the manager does on loss.
+   */
+  @Override
+  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
     byte[] keyBytes = KeyBytes.encode(LeaseKeys.requireValid(key));
+    Objects.requireNonNull(silenceLimit, "silenceLimit");
+    if (silenceLimit.isNegative() || silenceLimit.isZero()) {
+      throw new IllegalArgumentException("silenceLimit must be positive, was " + silenceLimit);
+    }
+    Duration silenceBound = silenceLimit.plus(KEY_LOCK_SILENCE_MARGIN);
     long lockId = KeyBytes.lockId(table, keyBytes);
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted before taking the key lock of '" + key + "'");
@@ -449,23 +487,36 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       throw e;
     }
     NetworkBound bound = null;
+    Dialect.SessionSettings settings = null;
     try {
       autoCommit(connection);
       // Every call of the key lock is bounded, so that a wait on a dead network still ends, and
       // sees the interrupt of a loss.
       bound = NetworkBound.apply(connection, networkTimeoutMillis);
-      return JdbcKeyLock.take(connection, dialect, lockId, key, bound, keyLockConnections::release);
+      // Before the lock is taken, so that no moment of holding it is unbounded.
+      settings = dialect.boundSilence(connection, silenceBound);
+      return JdbcKeyLock.take(
+          connection, dialect, lockId, key, bound, settings, keyLockConnections::release);
     } catch (SQLException e) {
-      giveBack(connection, bound);
+      giveBack(connection, bound, settings);
       throw failure(key, "take the key lock of", e);
     } catch (InterruptedException | RuntimeException | Error e) {
-      giveBack(connection, bound);
+      giveBack(connection, bound, settings);
       throw e;
     }
   }
 
   /** Gives back a key lock's connection and turn when taking the key lock failed. */
-  private void giveBack(Connection connection, @Nullable NetworkBound bound) {
+  private void giveBack(
+      Connection connection,
+      @Nullable NetworkBound bound,
+      Dialect.@Nullable SessionSettings settings) {
+    if (settings != null) {
+      // Not restored but dropped: the wait ended by an interrupt (a loss) or a failure, perhaps on
+      // a cut network, where a statement would wait for the network timeout; and a session with
+      // the bound must never be lent out.
+      abortQuietly(connection);
+    }
     if (bound != null) {
       bound.restore();
     }

@@ -230,6 +230,40 @@ final class MariaDbDialect implements Dialect {
     return "SELECT RELEASE_LOCK(" + LOCK_NAME + ")";
   }
 
+  /** Where the key lock's session keeps its own {@code wait_timeout} while the lock bounds it. */
+  private static final String WAIT_TIMEOUT_BEFORE = "@lease_key_lock_wait_timeout";
+
+  /**
+   * {@code wait_timeout} for the session, in whole seconds rounded up: the server closes a
+   * connection that sent no command for that long, and its user locks go with it. Any command
+   * counts, the driver's ping ({@code COM_PING}, which {@code isValid} sends) too. The session's
+   * own value is kept in a user variable, set first in the same statement (MariaDB assigns in
+   * order), and given back from it. {@code net_read_timeout} and {@code net_write_timeout} play no
+   * part: they bound a read or write in the middle of a command, not the silence between two.
+   */
+  @Override
+  public SessionSettings boundSilence(Connection connection, Duration silenceBound)
+      throws SQLException {
+    long seconds = Math.max(1, (silenceBound.toMillis() + 999) / 1000);
+    try (Statement set = connection.createStatement()) {
+      set.execute(
+          "SET "
+              + WAIT_TIMEOUT_BEFORE
+              + " = @@session.wait_timeout, SESSION wait_timeout = "
+              + seconds);
+    }
+    return restored -> {
+      try (Statement restore = restored.createStatement()) {
+        restore.execute(
+            "SET SESSION wait_timeout = "
+                + WAIT_TIMEOUT_BEFORE
+                + ", "
+                + WAIT_TIMEOUT_BEFORE
+                + " = NULL");
+      }
+    };
+  }
+
   /** ER_NO_SUCH_TABLE (1146), SQLState 42S02. */
   @Override
   public boolean isUndefinedTable(SQLException failure) {

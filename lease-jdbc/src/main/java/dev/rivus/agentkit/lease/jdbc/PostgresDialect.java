@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL (9.5 or later, for {@code ON CONFLICT}).
@@ -263,6 +264,76 @@ final class PostgresDialect implements Dialect {
   @Override
   public String unlock() {
     return "SELECT pg_advisory_unlock(?)";
+  }
+
+  /**
+   * The settings of the key lock's session that bound its silence, read and set in one round trip:
+   * {@code idle_session_timeout} (PostgreSQL 14 and later, which ends a session idle for that long;
+   * older servers have no such setting, {@code current_setting(..., true)} is null there, and it is
+   * left alone), and the server's TCP keepalives (idle, interval, count), which end a session whose
+   * client's machine or network is gone, on every version, though not one whose client is merely
+   * stopped. The previous values are read in a subquery that {@code OFFSET 0} keeps from being
+   * merged into the outer one, so they are read before anything is set.
+   */
+  private static final String BOUND_SILENCE =
+      "SELECT previous.idle, previous.keepalives_idle, previous.keepalives_interval,"
+          + " previous.keepalives_count,"
+          + " CASE WHEN previous.idle IS NOT NULL"
+          + " THEN set_config('idle_session_timeout', ?, false) END,"
+          + " set_config('tcp_keepalives_idle', ?, false),"
+          + " set_config('tcp_keepalives_interval', ?, false),"
+          + " set_config('tcp_keepalives_count', ?, false)"
+          + " FROM (SELECT current_setting('idle_session_timeout', true) AS idle,"
+          + " current_setting('tcp_keepalives_idle') AS keepalives_idle,"
+          + " current_setting('tcp_keepalives_interval') AS keepalives_interval,"
+          + " current_setting('tcp_keepalives_count') AS keepalives_count OFFSET 0) AS previous";
+
+  /** How many unanswered keepalive probes end a key lock's session. */
+  static final int KEEPALIVE_COUNT = 3;
+
+  @Override
+  public SessionSettings boundSilence(Connection connection, Duration silenceBound)
+      throws SQLException {
+    // Keepalives count whole seconds: the first probe after idle seconds, then one every interval,
+    // so that idle + count * interval is about the bound.
+    long seconds = Math.max(KEEPALIVE_COUNT + 1, (silenceBound.toMillis() + 999) / 1000);
+    long interval = Math.max(1, seconds / (2 * KEEPALIVE_COUNT));
+    long idle = seconds - KEEPALIVE_COUNT * interval;
+    String idleBefore;
+    String[] keepalivesBefore = new String[3];
+    try (PreparedStatement bound = connection.prepareStatement(BOUND_SILENCE)) {
+      bound.setString(1, millis(silenceBound));
+      bound.setString(2, Long.toString(idle));
+      bound.setString(3, Long.toString(interval));
+      bound.setString(4, Integer.toString(KEEPALIVE_COUNT));
+      try (ResultSet row = bound.executeQuery()) {
+        row.next();
+        idleBefore = row.getString(1);
+        for (int i = 0; i < keepalivesBefore.length; i++) {
+          keepalivesBefore[i] = row.getString(i + 2);
+        }
+      }
+    }
+    return restored -> restore(restored, idleBefore, keepalivesBefore);
+  }
+
+  private static void restore(
+      Connection connection, @Nullable String idleBefore, String[] keepalivesBefore)
+      throws SQLException {
+    try (PreparedStatement restore =
+        connection.prepareStatement(
+            "SELECT set_config('tcp_keepalives_idle', ?, false),"
+                + " set_config('tcp_keepalives_interval', ?, false),"
+                + " set_config('tcp_keepalives_count', ?, false)"
+                + (idleBefore == null ? "" : ", set_config('idle_session_timeout', ?, false)"))) {
+      for (int i = 0; i < keepalivesBefore.length; i++) {
+        restore.setString(i + 1, keepalivesBefore[i]);
+      }
+      if (idleBefore != null) {
+        restore.setString(4, idleBefore);
+      }
+      restore.executeQuery().close();
+    }
   }
 
   @Override

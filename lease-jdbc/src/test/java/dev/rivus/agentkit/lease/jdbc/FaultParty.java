@@ -11,6 +11,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseManagerBuilder;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -81,6 +82,19 @@ final class FaultParty implements AutoCloseable {
       Duration heartbeat,
       Consumer<HikariConfig> poolSettings,
       java.util.function.UnaryOperator<JdbcOptions> repositoryOptions) {
+    return open(role, url, table, ttl, heartbeat, null, poolSettings, repositoryOptions);
+  }
+
+  /** As above, with the manager's grace ({@code null}: its default). */
+  static FaultParty open(
+      String role,
+      String url,
+      String table,
+      Duration ttl,
+      Duration heartbeat,
+      @Nullable Duration grace,
+      Consumer<HikariConfig> poolSettings,
+      java.util.function.UnaryOperator<JdbcOptions> repositoryOptions) {
     String name =
         role
             + "-"
@@ -98,8 +112,9 @@ final class FaultParty implements AutoCloseable {
       JdbcLeaseRepository repository =
           JdbcLeaseRepository.create(
               hooked, repositoryOptions.apply(JdbcOptions.defaults().withTableName(table)));
-      LeaseManager manager =
-          LeaseManager.builder(repository).ttl(ttl).heartbeat(heartbeat).name(name).build();
+      LeaseManagerBuilder builder =
+          LeaseManager.builder(repository).ttl(ttl).heartbeat(heartbeat).name(name);
+      LeaseManager manager = (grace == null ? builder : builder.grace(grace)).build();
       return new FaultParty(name, pool, hooked, repository, manager);
     } catch (RuntimeException | Error e) {
       pool.close();

@@ -445,6 +445,89 @@ abstract class JdbcFaultTest {
   }
 
   /**
+   * Issue 24: a holder cut off from the server inside {@code runFenced} (the network cut, nothing
+   * closed, the cut outlasting the successor's wait) blocks the key for at most its TTL, its grace
+   * and the repository's margin after it fell silent: the server ends its key lock's silent
+   * session, and the successor's fenced work runs. Before, the session (and its lock) lived on
+   * until the server's TCP stack gave up on it, hours later.
+   */
+  @Test
+  void aHolderCutOffInsideFencedWorkBlocksTheKeyOnlyUntilTheServerEndsItsSilentKeyLock()
+      throws Exception {
+    Duration ttl = Duration.ofSeconds(3);
+    Duration grace = Duration.ofSeconds(1);
+    Duration bound = ttl.plus(grace).plus(JdbcLeaseRepository.KEY_LOCK_SILENCE_MARGIN);
+    Duration successorsWait = bound.plusSeconds(20);
+    String url = server().url().replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/");
+    try (FaultParty holder =
+            FaultParty.open(
+                "holder", url, table, ttl, HEARTBEAT, grace, config -> {}, options -> options);
+        FaultParty successor =
+            FaultParty.open(
+                "successor",
+                server().url(),
+                table,
+                ttl,
+                HEARTBEAT,
+                grace,
+                config -> {},
+                options -> options)) {
+      Lease held = holder.manager.acquire(KEY);
+      CountDownLatch inside = new CountDownLatch(1);
+      CompletableFuture<Object> work =
+          onThread(
+              "fenced-work",
+              () ->
+                  held.runFenced(
+                      token -> {
+                        inside.countDown();
+                        new CountDownLatch(1).await(); // until the loss interrupts it
+                        return "never";
+                      }));
+      assertThat(inside.await(30, TimeUnit.SECONDS)).as("the fenced work started").isTrue();
+      proxy.freeze();
+      long cutAt = System.nanoTime();
+      try {
+        Lease next = successor.manager.acquire(KEY, successorsWait);
+        CompletableFuture<Long> successorsWork =
+            onThread("successor-work", () -> next.runFenced(token -> System.nanoTime()));
+        long ranAt;
+        try {
+          ranAt = successorsWork.get(successorsWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException blocked) {
+          throw new AssertionError(
+              "the successor's fenced work did not start within "
+                  + successorsWait
+                  + " of the cut: the cut-off holder's key lock still holds the key",
+              blocked);
+        }
+        double seconds = (ranAt - cutAt) / 1e9;
+        report(
+            server().product(),
+            "holder cut off inside runFenced",
+            String.format(
+                Locale.ROOT,
+                "successor's fenced work ran %.2f s after the cut (TTL %.0f s + grace %.0f s +"
+                    + " margin %.0f s = %.0f s)",
+                seconds,
+                ttl.toMillis() / 1e3,
+                grace.toMillis() / 1e3,
+                JdbcLeaseRepository.KEY_LOCK_SILENCE_MARGIN.toMillis() / 1e3,
+                bound.toMillis() / 1e3));
+        // The bound counts from the holder's last word, at or before the cut; the rest is the
+        // server's timer and the successor's polling, given room on a loaded machine.
+        assertThat(seconds).as("seconds from the cut").isLessThan(bound.getSeconds() + 5.0);
+        assertThat(work).as("the cut-off holder's work").isDone();
+        assertThat(held.isHeld()).isFalse();
+        next.close();
+      } finally {
+        proxy.thaw();
+        held.close();
+      }
+    }
+  }
+
+  /**
    * Freezes the proxy as soon as the holder's next renewal has its connection, so that the renewal
    * itself hangs (not only HikariCP's validation of an idle connection, which its validation
    * timeout bounds); returns when.

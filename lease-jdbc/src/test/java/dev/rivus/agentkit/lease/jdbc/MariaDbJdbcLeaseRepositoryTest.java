@@ -11,4 +11,14 @@ class MariaDbJdbcLeaseRepositoryTest extends JdbcLeaseRepositoryTest {
   TestServer server() {
     return TestServer.MARIADB;
   }
+
+  @Override
+  String silenceSettings() {
+    return "SELECT @@session.wait_timeout";
+  }
+
+  @Override
+  String applicationSilenceSettings() {
+    return "SET SESSION wait_timeout = 4321";
+  }
 }

@@ -11,4 +11,14 @@ class PostgresJdbcLeaseRepositoryTest extends JdbcLeaseRepositoryTest {
   TestServer server() {
     return TestServer.POSTGRES;
   }
+
+  @Override
+  String silenceSettings() {
+    return "SELECT current_setting('idle_session_timeout') || '/' || current_setting('tcp_keepalives_idle') || '/' || current_setting('tcp_keepalives_interval') || '/' || current_setting('tcp_keepalives_count')";
+  }
+
+  @Override
+  String applicationSilenceSettings() {
+    return "SET idle_session_timeout = 987654; SET tcp_keepalives_idle = 321";
+  }
 }

@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -49,6 +50,11 @@ final class BrokenRepository extends ForwardingLeaseRepository {
   @Override
   public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
     return saveEach(writes);
+  }
+
+  @Override
+  public KeyLock lockKey(String key, Duration silenceLimit) {
+    return lockKey(key); // the manager's form: as broken
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,8 +16,9 @@ import java.util.Optional;
  * A repository that passes every call on to another one, for tests that change one operation (a
  * save that fails after it landed, a load that hangs) and keep the rest. {@link #saveAll} and
  * {@link #close()} are forwarded too, so the delegate's own batch and its resources are used;
- * override {@link #saveAll} to route a batch through an overridden {@link #save}. Thread-safe if
- * the delegate is.
+ * override {@link #saveAll} to route a batch through an overridden {@link #save}. Both forms of
+ * {@code lockKey} are forwarded as they are: a subclass that changes the key lock overrides both
+ * (the manager calls {@link #lockKey(String, Duration)}). Thread-safe if the delegate is.
  */
 public class ForwardingLeaseRepository implements LeaseRepository {
 
@@ -66,6 +68,11 @@ public class ForwardingLeaseRepository implements LeaseRepository {
   }
 
   @Override
+  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+    return delegate.lockKey(key, silenceLimit);
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }
@@ -102,6 +109,11 @@ public class ForwardingLeaseRepository implements LeaseRepository {
     @Override
     public KeyLock lockKey(String key) throws InterruptedException {
       return ForwardingLeaseRepository.this.lockKey(key);
+    }
+
+    @Override
+    public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+      return ForwardingLeaseRepository.this.lockKey(key, silenceLimit);
     }
   }
 }

@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease.testkit;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +33,16 @@ final class LosableKeyLocks extends ForwardingLeaseRepository {
 
   @Override
   public KeyLock lockKey(String key) throws InterruptedException {
-    Losable keyLock = new Losable(super.lockKey(key));
+    return held(key, super.lockKey(key));
+  }
+
+  @Override
+  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
+    return held(key, super.lockKey(key, silenceLimit));
+  }
+
+  private KeyLock held(String key, KeyLock taken) {
+    Losable keyLock = new Losable(taken);
     held.put(key, keyLock);
     return keyLock;
   }
