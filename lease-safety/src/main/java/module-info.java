@@ -17,4 +17,5 @@ module dev.rivus.agentkit.lease.safety {
   requires dev.rivus.agentkit.lease.testkit;
   requires com.fasterxml.jackson.databind;
   requires java.management;
+  requires java.compiler;
 }

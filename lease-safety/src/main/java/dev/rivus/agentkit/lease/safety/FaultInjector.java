@@ -148,7 +148,7 @@ final class FaultInjector {
         kill(holder());
         break;
       case STOP:
-        stop(holder());
+        stop(suspendedHolder());
         break;
       case WALL:
         WorkerSlot wall = slots.get(random.nextInt(slots.size()));
@@ -228,8 +228,29 @@ final class FaultInjector {
     victim.respawn();
   }
 
+  /**
+   * A holder stopped by SIGSTOP. With {@code stopFirst} (a phase without fencing: the negative
+   * control, a mutant's run and its control) the stop must land inside a fenced section, the fault
+   * that shows a missing key lock: a victim found just out of its section once stopped (sections
+   * last 10-210 ms) is resumed at once and another chosen, up to 20 times.
+   */
+  private WorkerSlot suspendedHolder() throws InterruptedException {
+    for (int tries = 1; ; tries++) {
+      WorkerSlot victim = holder();
+      victim.child().suspend();
+      if (!stopFirst || tries == 20 || isInside(victim)) {
+        return victim;
+      }
+      victim.child().resume();
+    }
+  }
+
+  private boolean isInside(WorkerSlot slot) {
+    return List.of(resource.call("OPEN").substring(2).trim().split(" ")).contains(slot.id());
+  }
+
+  /** Holds a stopped {@code victim} stopped for the phase's time, then lets it continue. */
   private void stop(WorkerSlot victim) throws InterruptedException {
-    victim.child().suspend();
     Map<String, Object> line = victim.fault("stop");
     line.put("pid", victim.child().pid());
     line.put("ms", stopFor.toMillis());

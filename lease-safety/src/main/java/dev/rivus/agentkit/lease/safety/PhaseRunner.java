@@ -75,7 +75,10 @@ final class PhaseRunner {
       // own faults, DatabaseFaults); lease run workers are every phase's but the negative
       // control's.
       boolean attacked = phase.store() == StoreKind.FILE || phase.store() == StoreKind.SQLITE;
-      StorageFaults storage = attacked ? StorageFaults.prepare(phase.store(), dir, log) : null;
+      // Without the resource's token check, no store lost on purpose: after one, only that check
+      // protects the resource from the old store's holders (docs/sqlite.md, "Resetting a store").
+      StorageFaults storage =
+          attacked ? StorageFaults.prepare(phase.store(), dir, log, phase.fencing()) : null;
       LeaseRunSlot runs = null;
       NoisyWorker noisy = null;
       try (ResourceClient client = ResourceClient.connect(port)) {
@@ -101,8 +104,12 @@ final class PhaseRunner {
         start.put("phase", phase.label());
         start.put("seed", phase.seed());
         log.write(start);
+        // 1.5 × the longest TTL; without fencing 2.5 ×, longer than any successor took to take
+        // over (at most 4.1 s in the long run): a missing key lock must show in every such phase.
         Duration stopFor =
-            (phase.workers() > 1 ? LONG_TTL : SHORT_TTL).multipliedBy(3).dividedBy(2);
+            (phase.workers() > 1 ? LONG_TTL : SHORT_TTL)
+                .multipliedBy(phase.fencing() ? 3 : 5)
+                .dividedBy(2);
         if (attacked || db != null) {
           runs = new LeaseRunSlot(phase.workers() + 1, phase.store(), dir, port, phase.seed(), log);
           runs.start();
@@ -131,7 +138,9 @@ final class PhaseRunner {
                     client,
                     log,
                     stopFor,
-                    phase.negativeControl(),
+                    // Without fencing (the negative control, a mutant's run and its control) every
+                    // round opens with a SIGSTOP inside a fenced section: a missing key lock shows.
+                    !phase.fencing(),
                     db == null ? null : new DatabaseFaults(db, slots, log, stopFor, server))
                 .with(storage, runs)
                 .with(noisy);

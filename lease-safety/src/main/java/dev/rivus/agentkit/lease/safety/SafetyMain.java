@@ -31,7 +31,11 @@ import org.jspecify.annotations.Nullable;
  * passed but some were skipped). Options: {@code --workers N} (4), {@code --out DIR} (a new
  * temporary directory; the logs stay there), {@code --no-negative-control}, {@code --no-tmpfs} (no
  * tmpfs on the store, as where the driver cannot mount one: a full disk is injected with {@code
- * strace}).
+ * strace}), {@code --no-fencing} (files and SQLite only: the resource checks no token, and no
+ * storage fault loses the store, so that every stale write the library lets through is a violation;
+ * the unmutated library passes so, {@link MutantMain}'s control), {@code --expect-violations}
+ * (every phase passes only if the checker finds violations, as the negative control: a mutant's
+ * run).
  */
 public final class SafetyMain {
 
@@ -63,7 +67,7 @@ public final class SafetyMain {
       System.err.println(
           "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all]"
               + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]"
-              + " [--no-tmpfs]"
+              + " [--no-tmpfs] [--no-fencing] [--expect-violations]"
               + " [--min-fenced-operations N] [--min-faults N]");
       System.exit(64);
       return;
@@ -188,6 +192,8 @@ public final class SafetyMain {
     int workers = 4;
     @Nullable Path out;
     boolean negativeControl = true;
+    boolean fencing = true;
+    boolean expectViolations;
     int minFencedOperations;
     int minFaults;
 
@@ -197,6 +203,14 @@ public final class SafetyMain {
         String name = args[i];
         if (name.equals("--no-negative-control")) {
           options.negativeControl = false;
+          continue;
+        }
+        if (name.equals("--no-fencing")) {
+          options.fencing = false;
+          continue;
+        }
+        if (name.equals("--expect-violations")) {
+          options.expectViolations = true;
           continue;
         }
         if (name.equals("--no-tmpfs")) {
@@ -241,6 +255,12 @@ public final class SafetyMain {
             throw new IllegalArgumentException("unknown option " + name);
         }
       }
+      if (!options.fencing && !options.repository.matches("file|sqlite")) {
+        // On a database a key lock can be lost with its session, and then only the token at the
+        // resource protects it (docs/safety.md): without that check the real library fails too.
+        throw new IllegalArgumentException(
+            "--no-fencing is for --repository file or sqlite, not " + options.repository);
+      }
       return options;
     }
 
@@ -270,7 +290,13 @@ public final class SafetyMain {
         if (repository.equals("all") || repository.equals(store.label())) {
           phases.add(
               new Phase(
-                  store.label(), store, true, duration, workers, seed + phases.size(), false));
+                  store.label(),
+                  store,
+                  fencing,
+                  duration,
+                  workers,
+                  seed + phases.size(),
+                  expectViolations));
         }
       }
       if (negativeControl) {

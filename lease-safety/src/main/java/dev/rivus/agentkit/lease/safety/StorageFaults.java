@@ -84,11 +84,13 @@ final class StorageFaults implements AutoCloseable {
   private final ReadOnlyStore readOnly;
   private final FullDisk fullDisk;
   private final ExclusiveTransaction exclusive;
+  private final boolean storeLosses;
   private final Deque<String> plan = new ArrayDeque<>();
   private @Nullable Random random;
 
-  private StorageFaults(StoreSite site) {
+  private StorageFaults(StoreSite site, boolean storeLosses) {
     this.site = site;
+    this.storeLosses = storeLosses;
     this.workers = new WorkerRestarts(site);
     this.damage = new StoreDamage(site);
     this.lost = new LostStore(site, workers);
@@ -103,9 +105,11 @@ final class StorageFaults implements AutoCloseable {
    * @param store the phase's repository
    * @param phaseDir the phase's directory
    * @param log the driver's log
+   * @param storeLosses whether the rotation has the kinds that lose the store ({@link
+   *     #STORE_LOSSES}): not in a phase without fencing at the resource
    * @return the faults of the store
    */
-  static StorageFaults prepare(StoreKind store, Path phaseDir, JsonLines log) {
+  static StorageFaults prepare(StoreKind store, Path phaseDir, JsonLines log, boolean storeLosses) {
     Path dir = phaseDir.resolve("store");
     try {
       Files.createDirectories(dir);
@@ -119,7 +123,8 @@ final class StorageFaults implements AutoCloseable {
             && run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", dir.toString()) == 0;
     StorageFaults faults =
         new StorageFaults(
-            new StoreSite(store, phaseDir, dir, store.storePath(phaseDir), mounted, log));
+            new StoreSite(store, phaseDir, dir, store.storePath(phaseDir), mounted, log),
+            storeLosses);
     Map<String, Object> line = StoreSite.note("store");
     line.put(
         "how",
@@ -166,6 +171,9 @@ final class StorageFaults implements AutoCloseable {
                       "read_only"));
       if (fullDisk.available()) {
         round.add("full_disk");
+      }
+      if (!storeLosses) {
+        round.removeAll(STORE_LOSSES);
       }
       String only = System.getProperty(ONLY_PROPERTY, "").trim();
       if (!only.isEmpty()) {
