@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /**
- * Judges one phase's logs: properties P1–P7 with their violation counts, figures, and whether the
+ * Judges one phase's logs: properties P1–P8 with their violation counts, figures, and whether the
  * phase did enough to count. Pure: it reads logs and computes, nothing else.
  *
  * <p>Thread-safe: it keeps no state.
@@ -44,6 +44,7 @@ public final class Checker {
     LeaseRunOverlap.check(logs, findings);
     Figures.count(logs, findings);
     Takeovers.measure(logs, findings);
+    KeyBlocking.check(logs, findings);
     LossDelay.measure(logs, findings);
     StoreLoss.measure(logs, findings);
     long accepted = logs.applied("WRITE").stream().filter(w -> w.path("ok").asBoolean()).count();

@@ -15,19 +15,21 @@ import java.util.Set;
  * another worker's section on that key was open. A section is open from its ENTER until its EXIT,
  * or until the driver's DEAD for a killed worker (sent while the worker was stopped, before the
  * kill, so that no successor could have entered before it). A holder stopped by SIGSTOP keeps its
- * key lock, so a successor, a library worker or a {@code lease run} (whose command runs under the
- * key lock too), enters only after it woke and said EXIT.
+ * key lock (on a database, until the server ends its silent session), so a successor, a library
+ * worker or a {@code lease run} (whose command runs under the key lock too), enters only after it
+ * woke and said EXIT.
  *
  * <p>Reported apart: a successor that entered while a holder whose key lock was lost (a database
  * session ended or a server restarted under it, as the holder said, {@code KEY_LOCK_LOST}, or as
- * the driver's log shows: its sessions ended, or its network cut and healed, whatever the holder
- * said of its lease) had not yet said EXIT. The databases' fence is a lock of the holder's session,
- * which can be lost; the library then ends the work as a loss, but cannot stop a request already on
- * its way, and only the token at the resource (P2) protects it then. So is a successor that got its
- * lease from a new store, after the driver deleted or swapped the store with its key-lock files on
- * purpose, while a holder of the old store was still inside: the two key locks are two files then,
- * and the old holder gives its lease up only at its next renewal round, as docs/sqlite.md says
- * ("Resetting a store").
+ * the driver's log shows: its sessions ended, its network cut and healed, or it was cut off or
+ * stopped for as long as the server takes to end a silent key lock's session, TTL + grace + 1 s;
+ * whatever the holder said of its lease) had not yet said EXIT. The databases' fence is a lock of
+ * the holder's session, which can be lost; the library then ends the work as a loss, but cannot
+ * stop a request already on its way, and only the token at the resource (P2) protects it then. So
+ * is a successor that got its lease from a new store, after the driver deleted or swapped the store
+ * with its key-lock files on purpose, while a holder of the old store was still inside: the two key
+ * locks are two files then, and the old holder gives its lease up only at its next renewal round,
+ * as docs/sqlite.md says ("Resetting a store").
  */
 final class Exclusion {
 

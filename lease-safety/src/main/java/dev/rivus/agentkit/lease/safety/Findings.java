@@ -24,10 +24,11 @@ final class Findings {
           "P4", "no token unaccounted for, no update lost",
           "P5", "typed failures only, no hang, no crash",
           "P6", "no takeover of a live holder before its TTL",
-          "P7", "no lease run command tree beside a successor");
+          "P7", "no lease run command tree beside a successor",
+          "P8", "no key blocked past TTL + grace + 1 s of silence");
 
   /** The properties in report order. */
-  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7");
+  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8");
 
   private static final int EXAMPLES = 5;
 

@@ -18,16 +18,18 @@ import java.util.Set;
  * tokens lower); and after a {@code kill -9} of the {@code lease} process no process of its tree is
  * left ({@code survivor} in the worker's log, from the driver's search of {@code /proc}). A {@code
  * lease} process stopped by SIGSTOP cannot stop its command, but it keeps the key lock under which
- * the command runs, so no successor enters while the command talks on: that is judged too.
+ * the command runs (on a database, until the server ends its silent session), so no successor
+ * enters while the command talks on: that is judged too.
  *
  * <p>Reported apart: a tree that talks on after its {@code lease} lost its key lock ({@code
  * KEY_LOCK_LOST}: the database session that held it ended, as its stderr says, or as the driver's
- * log does: a {@code db_kill} of its sessions, a {@code db_restart}, or a {@code db_cut} healed
- * while it held, which a {@code lease} stopped by SIGSTOP meanwhile cannot even notice); the
- * successor may then enter during the command's grace, and only the token at the resource protects
- * it (P2), as with a library holder's lost key lock (P3); and a tree that talks on after the driver
- * deleted or swapped the store with its key-lock files on purpose, beside a successor that got its
- * lease from the new store (P3 says why).
+ * log does: a {@code db_kill} of its sessions, a {@code db_restart}, a {@code db_cut} healed while
+ * it held, or a cut or a stop that lasted as long as the server takes to end a silent key lock's
+ * session, which a {@code lease} stopped by SIGSTOP meanwhile cannot even notice); the successor
+ * may then enter during the command's grace, and only the token at the resource protects it (P2),
+ * as with a library holder's lost key lock (P3); and a tree that talks on after the driver deleted
+ * or swapped the store with its key-lock files on purpose, beside a successor that got its lease
+ * from the new store (P3 says why).
  */
 final class LeaseRunOverlap {
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -161,30 +162,50 @@ final class Logs {
   }
 
   /**
-   * Whether the driver cut {@code worker}'s network to the database after its acquisition of {@code
-   * key} with {@code token}, and healed it at or before {@code untilNanos}. A cut leaves the
-   * server's sessions open, but a client that gives up on one (a statement or a validity check of
-   * its key lock that timed out: the driver then closes the socket) has it closed by the server
-   * once the network heals, and its key lock with it, whatever the worker said of its lease
-   * meanwhile (its lease often expires first). A successor can take the key lock only after the
-   * heal.
+   * Whether the driver silenced {@code worker} towards the database after its acquisition of {@code
+   * key} with {@code token} in a way that ends its key lock's session by {@code untilNanos}: its
+   * network cut and healed by then (a client that gave up on a session, a statement or a validity
+   * check that timed out, has it closed once the network heals), or cut, or the worker stopped
+   * (SIGSTOP), for as long as the server takes to end a silent key lock's session: the TTL, the
+   * grace and 1 s, less a heartbeat (the holder's last word may come a heartbeat before). The key
+   * lock goes with the session, whatever the worker said of its lease meanwhile, and only the token
+   * at the resource protects it from then on. On files and SQLite a stopped process keeps its
+   * kernel lock, and there is no network to cut: never.
    */
   boolean networkCutWhileHeld(String worker, String key, long token, long untilNanos) {
+    if (!isDatabasePhase()) {
+      return false;
+    }
     long granted = grantedAt(worker, key, token);
-    boolean cut = false;
+    long ttl =
+        Duration.ofMillis(ttlMillis.getOrDefault(worker, PhaseRunner.LONG_TTL.toMillis()))
+            .toNanos();
+    long silenceBound =
+        ttl + PhaseRunner.GRACE.toNanos() + KeyBlocking.SERVER_MARGIN.toNanos() - ttl / 4;
+    long cutAt = -1;
     for (JsonNode e : driver) {
       String fault = e.path("fault").asText();
       long t = e.path("t").asLong();
-      if (!e.path("w").asText().equals(worker) || t > untilNanos) {
+      if (!e.path("w").asText().equals(worker) || t > untilNanos || t < granted) {
         continue;
       }
-      if (fault.equals("db_cut") && t >= granted) {
-        cut = true;
-      } else if (fault.equals("heal") && cut) {
+      boolean silencing =
+          fault.equals("db_cut") || fault.equals("stop") || fault.equals("run_stop");
+      if (silencing && untilNanos - t >= silenceBound) {
+        return true;
+      }
+      if (fault.equals("db_cut")) {
+        cutAt = t;
+      } else if (fault.equals("heal") && cutAt >= 0) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Whether the phase ran on a database: the driver ended sessions or cut networks. */
+  boolean isDatabasePhase() {
+    return !faults("db_cut").isEmpty() || !faults("db_kill").isEmpty();
   }
 
   /** When {@code worker}'s acquisition of {@code key} with {@code token} returned, if it did. */

@@ -16,10 +16,11 @@ import java.util.stream.Stream;
 
 /**
  * The faults after which the running repositories are unusable ({@code StoreLost}, by design): the
- * store deleted ({@code store_delete}), swapped for a copy ({@code store_replace}), or damaged
- * beyond use ({@code db_truncate}, {@code db_corrupt}), and what an operator then does: lets 0.5 s
- * pass for the holders to notice, deletes a damaged store, stops every worker and starts them on
- * the new store. What the workers met meanwhile goes to the driver's log ({@link WhatWorkersSaw}).
+ * store deleted ({@code store_delete}), swapped for a copy ({@code store_replace}), renamed under
+ * its holders and used at its new name ({@code store_rename}), or damaged beyond use ({@code
+ * db_truncate}, {@code db_corrupt}), and what an operator then does: lets 0.5 s pass for the
+ * holders to notice, deletes a damaged store, stops every worker and starts them on the new store.
+ * What the workers met meanwhile goes to the driver's log ({@link WhatWorkersSaw}).
  *
  * <p>Not thread-safe: the fault loop owns it.
  */
@@ -130,6 +131,44 @@ final class LostStore {
     }
     deleteTree(old);
     return "swapped for a copy";
+  }
+
+  /**
+   * Renames the store under its holders, as {@code mv leases.db moved.db} does, and lets the
+   * workers go on at the new name: on SQLite the database file alone moves, without its write-ahead
+   * log and shared memory, so the commits not yet checkpointed stay behind with them (the operator
+   * then removes them, as orphans of a name no longer used); a directory of records moves whole.
+   * The harness's workers open the store's path, so the moved store is then moved back to it, the
+   * write-ahead log's content gone: what the next {@code lease run --db moved.db} met when tokens
+   * repeated. Its key-lock file stays beside the store's path.
+   */
+  String renameStore() throws IOException {
+    Path storePath = site.path();
+    Path moved = site.dir().resolve("moved");
+    deleteTree(moved);
+    Files.move(storePath, moved, StandardCopyOption.ATOMIC_MOVE);
+    deleteJournals(storePath);
+    try {
+      Thread.sleep(SETTLE.toMillis()); // the holders' next renewal finds the store gone
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    // Whatever a holder's reconnection made at the old name meanwhile goes, as the orphans did.
+    deleteTree(storePath);
+    deleteJournals(storePath);
+    Files.move(moved, storePath, StandardCopyOption.ATOMIC_MOVE);
+    return site.kind() == StoreKind.SQLITE
+        ? "renamed without its write-ahead log, used at its new name"
+        : "renamed, used at its new name";
+  }
+
+  /** An SQLite database's write-ahead log and shared memory, which a rename leaves behind. */
+  private void deleteJournals(Path storePath) throws IOException {
+    if (site.kind() == StoreKind.SQLITE) {
+      for (String suffix : List.of("-wal", "-shm")) {
+        Files.deleteIfExists(storePath.resolveSibling(storePath.getFileName() + suffix));
+      }
+    }
   }
 
   static void deleteTree(Path path) throws IOException {

@@ -31,6 +31,19 @@ final class PhaseRunner {
   static final Duration SHORT_TTL = Duration.ofSeconds(2);
 
   static final Duration LONG_TTL = Duration.ofSeconds(3);
+
+  /**
+   * Every worker's grace ({@code LeaseManagerBuilder.grace}; {@code lease run --grace 1s} too): on
+   * a database, the server ends the key lock of a holder silent for its TTL, this, and 1 s.
+   */
+  static final Duration GRACE = Duration.ofSeconds(1);
+
+  /**
+   * How long a network cut lasts: three of the longest TTLs, longer than the bound on a silent
+   * holder's key lock (TTL + grace + 1 s), so that a successor gets in while the cut lasts (P8).
+   */
+  static final Duration CUT_FOR = LONG_TTL.multipliedBy(3);
+
   static final List<String> KEYS = List.of("k1", "k2", "k3", "k4");
   static final Duration CALL_DEADLINE = Duration.ofSeconds(20);
   private static final Duration START_WAIT = Duration.ofSeconds(90);
@@ -141,7 +154,7 @@ final class PhaseRunner {
                     // Without fencing (the negative control, a mutant's run and its control) every
                     // round opens with a SIGSTOP inside a fenced section: a missing key lock shows.
                     !phase.fencing(),
-                    db == null ? null : new DatabaseFaults(db, slots, log, stopFor, server))
+                    db == null ? null : new DatabaseFaults(db, slots, log, CUT_FOR, server))
                 .with(storage, runs)
                 .with(noisy);
         faults.run(System.nanoTime() + phase.duration().toNanos());

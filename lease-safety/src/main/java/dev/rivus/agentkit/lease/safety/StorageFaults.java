@@ -50,6 +50,7 @@ final class StorageFaults implements AutoCloseable {
           "db_corrupt",
           "store_delete",
           "store_replace",
+          "store_rename",
           "read_only",
           "full_disk",
           "exclusive_txn");
@@ -62,7 +63,8 @@ final class StorageFaults implements AutoCloseable {
           "db_truncate",
           "db_corrupt",
           "store_delete",
-          "store_replace");
+          "store_replace",
+          "store_rename");
 
   /**
    * A system property that limits the rotation to the kinds it names, comma-separated (those the
@@ -161,6 +163,7 @@ final class StorageFaults implements AutoCloseable {
                       "db_corrupt",
                       "store_delete",
                       "store_replace",
+                      "store_rename",
                       "read_only",
                       "exclusive_txn")
                   : List.of(
@@ -168,6 +171,7 @@ final class StorageFaults implements AutoCloseable {
                       "record_truncate",
                       "store_delete",
                       "store_replace",
+                      "store_rename",
                       "read_only"));
       if (fullDisk.available()) {
         round.add("full_disk");
@@ -204,6 +208,9 @@ final class StorageFaults implements AutoCloseable {
           break;
         case "store_replace":
           lost.lose(kind, lost::replaceStore, false);
+          break;
+        case "store_rename":
+          lost.lose(kind, lost::renameStore, false);
           break;
         case "read_only":
           workers.awaitWorkersOpen();

@@ -58,10 +58,7 @@ final class Takeovers {
     long first = -1;
     for (Acquisition a : logs.acquisitions) {
       boolean takeover = "TTL_TAKEOVER".equals(a.how()) || "DEAD_HOLDER".equals(a.how());
-      if (takeover
-          && a.key().equals(held.key())
-          && a.token() == held.token() + 1
-          && a.okNanos() > at) {
+      if (takeover && a.key().equals(held.key()) && a.token() > held.token() && a.okNanos() > at) {
         first = first < 0 ? a.okNanos() : Math.min(first, a.okNanos());
       }
     }
@@ -69,7 +66,7 @@ final class Takeovers {
   }
 
   /** When each lease stopped being held in its worker's view: release began, or it was lost. */
-  private static Map<String, Long> leaseEnds(Logs logs) {
+  static Map<String, Long> leaseEnds(Logs logs) {
     Map<String, Long> ends = new HashMap<>();
     for (JsonNode e : logs.workers) {
       String event = e.path("ev").asText();

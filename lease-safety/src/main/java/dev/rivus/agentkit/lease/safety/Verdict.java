@@ -33,12 +33,12 @@ public final class Verdict {
           "P1",
           "store lost on purpose",
           "P3",
-          "the holder's key lock lost: a database session ended or its network cut, or the store"
+          "the holder's key lock lost: a database session ended, its network cut or it was stopped, or the store"
               + " deleted with its key-lock files",
           "P6",
           "clock jumped",
           "P7",
-          "the lease process's key lock lost: a database session ended or its network cut, or the"
+          "the lease process's key lock lost: a database session ended, its network cut or it was stopped, or the"
               + " store deleted with its key-lock files");
 
   private final Findings findings;

@@ -44,6 +44,7 @@ public final class WorkerMain {
         LeaseManager leases =
             LeaseManager.builder(new RenewalLog(repository, log, settings.id()))
                 .config(LeaseConfig.of(settings.ttl(), settings.heartbeat()))
+                .grace(PhaseRunner.GRACE)
                 .ticker(skew.ticker())
                 .wallClock(skew.clock())
                 .listener(new Listener(log, settings.id()))

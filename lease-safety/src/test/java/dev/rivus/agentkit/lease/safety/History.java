@@ -26,6 +26,13 @@ final class History {
   private final Map<String, Long> values = new LinkedHashMap<>();
   private final Map<String, Long> accepted = new LinkedHashMap<>();
   private long seq;
+  private long lastNanos; // the resource's last line: its times only rise
+
+  /** Lets the resource's next line come at {@code atMs} (later ones follow it, 1 ms apart). */
+  History at(long atMs) {
+    lastNanos = Math.max(lastNanos, atMs * MS - MS);
+    return this;
+  }
 
   static Map<String, Object> line(Object... pairs) {
     Map<String, Object> line = new LinkedHashMap<>();
@@ -68,8 +75,10 @@ final class History {
   }
 
   History op(String op, String key, long token, String w, Object... more) {
+    ++seq;
+    lastNanos = Math.max(seq * MS, lastNanos + MS);
     Map<String, Object> line =
-        line("seq", ++seq, "t", seq * MS, "op", op, "key", key, "token", token, "w", w);
+        line("seq", seq, "t", lastNanos, "op", op, "key", key, "token", token, "w", w);
     line.putAll(line(more));
     resource.add(JSON.valueToTree(line));
     return this;
