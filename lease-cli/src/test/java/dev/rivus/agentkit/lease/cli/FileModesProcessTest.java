@@ -110,7 +110,12 @@ class FileModesProcessTest {
     List<String> java = new ArrayList<>();
     java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     java.addAll(
-        List.of("-Xmx64m", "-cp", System.getProperty("java.class.path"), LeaseCli.class.getName()));
+        List.of(
+            "-Xmx64m",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            System.getProperty("java.class.path"),
+            LeaseCli.class.getName()));
     java.addAll(List.of(args));
     List<String> command = new ArrayList<>(List.of("sh", "-c", "umask 000; exec \"$@\"", "sh"));
     command.addAll(java);
@@ -119,12 +124,17 @@ class FileModesProcessTest {
     builder.environment().remove("XDG_STATE_HOME");
     builder.environment().remove("LEASE_JDBC_URL");
     builder.environment().putAll(environment);
-    builder.redirectErrorStream(true);
+    // Only stdout holds the listing: the JVM's own warnings (Java 24 and later print some for
+    // sqlite-jdbc's native library) go to stderr, which is read only to explain a failure.
+    Path stderr = Files.createTempFile(temp, "lease", ".stderr");
+    builder.redirectError(stderr.toFile());
     builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(LeaseTool.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as("lease %s: %s", List.of(args), output).isZero();
+    assertThat(process.exitValue())
+        .as("lease %s: %s%s", List.of(args), output, Files.readString(stderr))
+        .isZero();
     return output.lines().toList();
   }
 }
