@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -251,7 +252,6 @@ abstract class JdbcProcessTest {
     assertThat(runs.get(2).stderr()).contains("mutually exclusive");
   }
 
-  /** Runs {@code lease ARGS...} and checks that it succeeded. */
   /**
    * A holder cut off from the database (the network to it frozen, nothing closed) while its command
    * runs under the key lock: its session, and the advisory lock with it, would live on at the
@@ -261,6 +261,7 @@ abstract class JdbcProcessTest {
    * own lease; one with a longer wait runs its command within that bound, the cut still on.
    */
   @Test
+  @Tag("faults") // a cut network, waited out: 15 s on each server
   void aHolderCutOffFromTheDatabaseBlocksTheKeyOnlyUntilTheServerEndsItsSilentSession()
       throws Exception {
     URI address = URI.create(database().url().substring("jdbc:".length()));
@@ -333,6 +334,7 @@ abstract class JdbcProcessTest {
     }
   }
 
+  /** Runs {@code lease ARGS...} and checks that it succeeded. */
   static LeaseTool succeeded(String... args) {
     LeaseTool run = LeaseTool.run(args);
     assertThat(run.awaitExit()).as("%s", run).isZero();
