@@ -4,7 +4,8 @@
  */
 /**
  * Leases for Java on JSON files: one record file per key in a directory shared by the processes of
- * one machine. Exports only {@code dev.rivus.agentkit.lease.file}.
+ * one machine. Exports only {@code dev.rivus.agentkit.lease.file}; provides the {@code dir:PATH}
+ * store to {@code LeaseStores}.
  */
 module dev.rivus.agentkit.lease.file {
   requires transitive dev.rivus.agentkit.lease;
@@ -12,4 +13,7 @@ module dev.rivus.agentkit.lease.file {
   requires com.fasterxml.jackson.databind;
 
   exports dev.rivus.agentkit.lease.file;
+
+  provides dev.rivus.agentkit.lease.spi.LeaseStoreProvider with
+      dev.rivus.agentkit.lease.file.provider.FileStoreProvider;
 }

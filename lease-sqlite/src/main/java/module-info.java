@@ -6,7 +6,7 @@
  * Leases for Java on SQLite: the embedded default repository for processes on one machine.
  *
  * <p>Exports only {@code dev.rivus.agentkit.lease.sqlite}; its implementation classes are
- * package-private.
+ * package-private. Provides the {@code sqlite:PATH} store to {@code LeaseStores}.
  */
 module dev.rivus.agentkit.lease.sqlite {
   requires transitive dev.rivus.agentkit.lease;
@@ -15,4 +15,7 @@ module dev.rivus.agentkit.lease.sqlite {
   requires org.xerial.sqlitejdbc;
 
   exports dev.rivus.agentkit.lease.sqlite;
+
+  provides dev.rivus.agentkit.lease.spi.LeaseStoreProvider with
+      dev.rivus.agentkit.lease.sqlite.provider.SqliteStoreProvider;
 }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An application on the module path compiles and runs with the core and the file repository alone:
- * no JSpecify (its annotations are {@code requires static}), nothing the modules do not declare.
+ * no JSpecify (its annotations are {@code requires static}), nothing the modules do not declare;
+ * and one that requires only the core finds the file store as a service.
  */
 class ModulePathApplicationTest {
 
@@ -34,38 +35,77 @@ class ModulePathApplicationTest {
 
   @Test
   void anApplicationOnTheModulePathNeedsNoJSpecify() throws Exception {
+    String output =
+        compileAndRun(
+            """
+            module example.app {
+              requires dev.rivus.agentkit.lease;
+              requires dev.rivus.agentkit.lease.file;
+            }
+            """,
+            """
+            package example;
+
+            import dev.rivus.agentkit.lease.Lease;
+            import dev.rivus.agentkit.lease.LeaseConfig;
+            import dev.rivus.agentkit.lease.LeaseManager;
+            import dev.rivus.agentkit.lease.file.FileLeaseRepository;
+            import java.nio.file.Path;
+
+            public class Main {
+              public static void main(String[] args) throws Exception {
+                try (var repository = FileLeaseRepository.open(Path.of(args[0]));
+                    LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+                    Lease lease = leases.acquire("module-path")) {
+                  System.out.println("held " + lease.key() + " " + lease.runFenced(t -> t.generation()));
+                }
+              }
+            }
+            """);
+
+    assertThat(output).startsWith("held module-path ");
+  }
+
+  @Test
+  void anApplicationThatRequiresOnlyTheCoreFindsTheFileStoreByItsScheme() throws Exception {
+    // The file module is on the module path, required by nobody: its provider binds it.
+    String output =
+        compileAndRun(
+            """
+            module example.app {
+              requires dev.rivus.agentkit.lease;
+            }
+            """,
+            """
+            package example;
+
+            import dev.rivus.agentkit.lease.Lease;
+            import dev.rivus.agentkit.lease.LeaseConfig;
+            import dev.rivus.agentkit.lease.LeaseManager;
+            import dev.rivus.agentkit.lease.spi.LeaseStores;
+
+            public class Main {
+              public static void main(String[] args) throws Exception {
+                LeaseStores stores = LeaseStores.installed();
+                try (var repository = stores.open("dir:" + args[0]);
+                    LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+                    Lease lease = leases.acquire("by-scheme")) {
+                  System.out.println("held " + lease.key() + " on " + stores.schemes());
+                }
+              }
+            }
+            """);
+
+    assertThat(output).startsWith("held by-scheme on [dir]");
+  }
+
+  /** Compiles the application on the module path and runs it on a directory of leases. */
+  private String compileAndRun(String moduleInfo, String main) throws Exception {
     Path sources = work.resolve("src");
     Path app = sources.resolve("app/example");
     Files.createDirectories(app);
-    Files.writeString(
-        sources.resolve("app/module-info.java"),
-        """
-        module example.app {
-          requires dev.rivus.agentkit.lease;
-          requires dev.rivus.agentkit.lease.file;
-        }
-        """);
-    Files.writeString(
-        app.resolve("Main.java"),
-        """
-        package example;
-
-        import dev.rivus.agentkit.lease.Lease;
-        import dev.rivus.agentkit.lease.LeaseConfig;
-        import dev.rivus.agentkit.lease.LeaseManager;
-        import dev.rivus.agentkit.lease.file.FileLeaseRepository;
-        import java.nio.file.Path;
-
-        public class Main {
-          public static void main(String[] args) throws Exception {
-            try (var repository = FileLeaseRepository.open(Path.of(args[0]));
-                LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
-                Lease lease = leases.acquire("module-path")) {
-              System.out.println("held " + lease.key() + " " + lease.runFenced(t -> t.generation()));
-            }
-          }
-        }
-        """);
+    Files.writeString(sources.resolve("app/module-info.java"), moduleInfo);
+    Files.writeString(app.resolve("Main.java"), main);
     String modulePath = modulePath();
     assertThat(modulePath).doesNotContain("jspecify");
 
@@ -101,7 +141,7 @@ class ModulePathApplicationTest {
     assertThat(run.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(run.exitValue()).as(output).isZero();
-    assertThat(output).startsWith("held module-path ");
+    return output;
   }
 
   /** The core, the file repository and Jackson, where this build put them; nothing else. */

@@ -6,7 +6,9 @@ package dev.rivus.agentkit.lease;
 
 /**
  * A lease configuration was rejected before anything started: a duration was missing, not positive,
- * or the heartbeat was too slow for the TTL. The message names the setting and the value.
+ * or the heartbeat was too slow for the TTL; or a store's URI or setting was refused before it was
+ * opened ({@link dev.rivus.agentkit.lease.spi.StoreRequest}). The message names the setting and the
+ * value.
  */
 public final class LeaseConfigInvalid extends LeaseException {
 
