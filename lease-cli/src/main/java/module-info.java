@@ -11,10 +11,9 @@
 module dev.rivus.agentkit.lease.cli {
   requires static org.jspecify;
   requires dev.rivus.agentkit.lease;
+  // SQLite is loaded early at a start (StartupWork); every store, SQLite's too, is opened through
+  // the store providers of dev.rivus.agentkit.lease.spi, found as services.
   requires dev.rivus.agentkit.lease.sqlite;
-  requires dev.rivus.agentkit.lease.file;
-  requires dev.rivus.agentkit.lease.jdbc;
-  requires com.zaxxer.hikari;
   requires info.picocli;
   requires java.logging;
   requires com.fasterxml.jackson.databind;

@@ -82,23 +82,32 @@ final class StartupWork {
 
   /**
    * A command that will open the SQLite database: not {@code --dir}, not {@code --jdbc} nor {@code
-   * $LEASE_JDBC_URL} without {@code --db}, not help, not completion.
+   * $LEASE_JDBC_URL} without {@code --db}, not {@code --store} of another scheme than {@code
+   * sqlite:}, not help, not completion.
    */
   static boolean opensSqlite(String[] args, Map<String, String> environment) {
     if (args.length == 0 || !SQLITE_COMMANDS.contains(args[0])) {
       return false;
     }
     boolean db = false;
-    for (String arg : args) {
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
       if (arg.equals("--")) {
         break;
       }
       if (named(arg, "--dir") || named(arg, "--jdbc")) {
         return false;
       }
+      if (named(arg, "--store")) {
+        String uri = arg.equals("--store") ? (i + 1 < args.length ? args[i + 1] : "") : arg;
+        if (!uri.replaceFirst("^--store=", "").regionMatches(true, 0, "sqlite:", 0, 7)) {
+          return false;
+        }
+        db = true;
+      }
       db |= named(arg, "--db");
     }
-    String url = environment.get(JdbcTarget.LEASE_JDBC_URL);
+    String url = environment.get(RepositoryOptions.LEASE_JDBC_URL);
     return db || url == null || url.isBlank();
   }
 

@@ -19,12 +19,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DatabaseClassesProcessTest {
 
-  /** The classes of the database path, as -verbose:class names them. */
+  /**
+   * The classes of the database path, as -verbose:class names them: all of lease-jdbc's but its
+   * store provider, which every look for the stores instantiates and which names none of them.
+   */
   private static final Pattern DATABASE_CLASS =
       Pattern.compile(
-          "\\b(com\\.zaxxer\\.hikari|org\\.postgresql|org\\.mariadb|dev\\.rivus\\.agentkit\\.lease"
-              + "\\.jdbc|dev\\.rivus\\.agentkit\\.lease\\.cli\\.(JdbcRepositories|PooledJdbcRepository))"
-              + "\\.");
+          "\\b(com\\.zaxxer\\.hikari|org\\.postgresql|org\\.mariadb"
+              + "|dev\\.rivus\\.agentkit\\.lease\\.jdbc\\.(?!provider\\.JdbcStoreProvider\\b))");
+
+  private static final String PROVIDER = "dev.rivus.agentkit.lease.jdbc.provider.JdbcStoreProvider";
 
   @TempDir Path temp;
 
@@ -40,11 +44,18 @@ class DatabaseClassesProcessTest {
     List<String> sqlite =
         loadedBy("run", "--db", temp.resolve("leases.db").toString(), "k", "--", "true");
     List<String> files = loadedBy("list", "--dir", temp.resolve("files").toString());
+    List<String> store =
+        loadedBy("list", "--store", "sqlite:" + temp.resolve("leases.db"), "--json");
 
     assertThat(sqlite).as("classes loaded").hasSizeGreaterThan(1000);
     assertThat(sqlite).noneMatch(line -> DATABASE_CLASS.matcher(line).find());
+    assertThat(sqlite)
+        .as("the provider, and nothing behind it")
+        .anyMatch(l -> l.contains(PROVIDER));
     assertThat(files).hasSizeGreaterThan(1000);
     assertThat(files).noneMatch(line -> DATABASE_CLASS.matcher(line).find());
+    assertThat(store).hasSizeGreaterThan(1000);
+    assertThat(store).noneMatch(line -> DATABASE_CLASS.matcher(line).find());
   }
 
   @Test

@@ -5,25 +5,25 @@
 package dev.rivus.agentkit.lease.cli;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
+import dev.rivus.agentkit.lease.spi.StoreRequest;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Runs {@code lease} inside the test JVM on a given repository and a fake platform: whichever store
- * the command line names, the command gets that repository, and {@link #opened()} says what it
- * named.
+ * the command line names, the command gets that repository, and {@link #opened()} says how it asked
+ * for it.
  */
 final class InProcessCli {
 
   private final LeaseRepository repository;
   private final FakePlatform platform;
   private final Map<String, String> environment;
-  private final List<Object> opened = new ArrayList<>();
+  private final List<StoreRequest> opened = new ArrayList<>();
 
   InProcessCli(LeaseRepository repository, FakePlatform platform) {
     this(repository, platform, Map.of("LEASE_DB", "/unused/leases.db"));
@@ -37,24 +37,9 @@ final class InProcessCli {
 
   Result run(String... args) {
     Repositories same =
-        new Repositories() {
-          @Override
-          public LeaseRepository openDatabase(Path file, StoreUse use) {
-            opened.add(file);
-            return repository;
-          }
-
-          @Override
-          public LeaseRepository openDirectory(Path directory, StoreUse use) {
-            opened.add(directory);
-            return repository;
-          }
-
-          @Override
-          public LeaseRepository openJdbc(JdbcTarget target, StoreUse use) {
-            opened.add(target);
-            return repository;
-          }
+        request -> {
+          opened.add(request);
+          return repository;
         };
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -71,8 +56,8 @@ final class InProcessCli {
     return new Result(code, out.toString(), err.toString());
   }
 
-  /** The stores the runs opened, in order: a database file, a directory, or a JDBC target. */
-  List<Object> opened() {
+  /** The stores the runs asked for, in order. */
+  List<StoreRequest> opened() {
     return List.copyOf(opened);
   }
 

@@ -95,6 +95,28 @@ abstract class JdbcProcessTest {
     }
   }
 
+  @Test
+  void aStoreUriOfTheDatabaseIsTheTableThatJdbcNames() throws Exception {
+    LeaseTool run =
+        LeaseTool.run(
+            "run",
+            "--store",
+            database().url(),
+            "--jdbc-table",
+            table,
+            "by-uri",
+            "--",
+            "sh",
+            "-c",
+            "echo token=$LEASE_TOKEN");
+    assertThat(run.awaitExit()).as("%s", run).isZero();
+    long token = Long.parseLong(run.awaitStdout("token=(\\d+)"));
+
+    LeaseTool status = LeaseTool.run(lease("status", "by-uri", "--json"));
+    assertThat(status.awaitExit()).as("%s", status).isZero();
+    assertThat(JSON.readTree(status.stdout()).get("generation").asLong()).isEqualTo(token);
+  }
+
   private static boolean started(LeaseTool tool) {
     return tool.stdoutLines().stream().anyMatch(line -> line.startsWith("started"));
   }

@@ -24,6 +24,11 @@ class StartupWorkTest {
     assertThat(opensSqlite("list", "--dir=d")).isFalse();
     assertThat(opensSqlite("list", "--jdbc", "jdbc:postgresql://h/d")).isFalse();
     assertThat(opensSqlite("list", "--jdbc=jdbc:postgresql://h/d")).isFalse();
+    assertThat(opensSqlite("list", "--store", "sqlite:x.db")).isTrue();
+    assertThat(opensSqlite("list", "--store=SQLITE:x.db")).isTrue();
+    assertThat(opensSqlite("list", "--store", "dir:d")).isFalse();
+    assertThat(opensSqlite("list", "--store=jdbc:postgresql://h/d")).isFalse();
+    assertThat(opensSqlite("list", "--store")).isFalse();
     // --dir after -- belongs to the command
     assertThat(opensSqlite("run", "job", "--", "ls", "--dir")).isTrue();
     assertThat(opensSqlite("--help")).isFalse();

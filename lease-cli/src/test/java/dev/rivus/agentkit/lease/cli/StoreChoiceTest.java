@@ -10,16 +10,20 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
+import dev.rivus.agentkit.lease.spi.StoreRequest;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which store a command opens: {@code --db}, {@code --dir}, {@code --jdbc}, or the environment's
- * default; with the credentials a database is given, and the mistakes that are usage errors.
+ * Which store a command opens: {@code --db}, {@code --dir}, {@code --jdbc}, {@code --store}, or the
+ * environment's default; with the credentials a database is given, and the mistakes that are usage
+ * errors.
  */
 class StoreChoiceTest {
 
@@ -32,6 +36,32 @@ class StoreChoiceTest {
     return new InProcessCli(new MemoryLeaseRepository(), platform, environment);
   }
 
+  /** A request as the tests compare them: its scheme, URI and settings. */
+  private static String named(StoreRequest request) {
+    return request.scheme() + " " + request.uri() + " " + request.settings();
+  }
+
+  private static List<String> named(List<StoreRequest> requests) {
+    return requests.stream().map(StoreChoiceTest::named).toList();
+  }
+
+  /** Runs {@code lease} in this JVM on the installed stores, as the product opens them. */
+  private InProcessCli.Result onInstalledStores(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CliContext context =
+        new CliContext(
+            Map.of("HOME", "/home/u"),
+            new StandardRepositories(),
+            platform,
+            platform.wallClock(),
+            platform,
+            platform::currentProcess,
+            platform);
+    int code = LeaseCli.execute(context, new PrintWriter(out), new PrintWriter(err), args);
+    return new InProcessCli.Result(code, out.toString(), err.toString());
+  }
+
   @Test
   void jdbcNamesADatabaseWhoseTableIsCreatedUnlessMigrationsOwnIt() {
     InProcessCli cli = cli(Map.of("HOME", "/home/u"));
@@ -40,10 +70,13 @@ class StoreChoiceTest {
     assertThat(cli.run("list", "--jdbc", URL, "--jdbc-table", "t", "--no-create-table").code())
         .isZero();
 
-    assertThat(cli.opened())
-        .containsExactly(
-            new JdbcTarget(JdbcUrl.parse(URL, "--jdbc"), null, true, null, null),
-            new JdbcTarget(JdbcUrl.parse(URL, "--jdbc"), "t", false, null, null));
+    assertThat(named(cli.opened()))
+        .containsExactly("jdbc " + URL + " {}", "jdbc " + URL + " {create-table=false, table=t}");
+    StoreRequest request = cli.opened().get(1);
+    assertThat(request.create()).as("list only reads").isFalse();
+    assertThat(request.spelling("table", "table")).isEqualTo("--jdbc-table");
+    assertThat(request.spelling("create-table", "create-table")).isEqualTo("--no-create-table");
+    assertThat(request.spelling(StoreRequest.LOCATION, "")).isEqualTo("--jdbc");
   }
 
   @Test
@@ -54,36 +87,94 @@ class StoreChoiceTest {
     cli.run("list", "--db", "/tmp/x.db");
     cli.run("list", "--dir", "/tmp/d");
     cli.run("list", "--jdbc", URL + "2");
+    cli.run("list", "--store", "dir:/tmp/e");
 
-    assertThat(cli.opened())
+    assertThat(named(cli.opened()))
         .containsExactly(
-            new JdbcTarget(JdbcUrl.parse(URL, "env"), null, true, null, null),
-            Path.of("/tmp/x.db"),
-            Path.of("/tmp/d"),
-            new JdbcTarget(JdbcUrl.parse(URL + "2", "--jdbc"), null, true, null, null));
+            "jdbc " + URL + " {}",
+            "sqlite sqlite:/tmp/x.db {}",
+            "dir dir:/tmp/d {}",
+            "jdbc " + URL + "2 {}",
+            "dir dir:/tmp/e {}");
+    assertThat(cli.opened().get(0).spelling(StoreRequest.LOCATION, "")).isEqualTo("LEASE_JDBC_URL");
   }
 
   @Test
-  void credentialsComeFromTheUrlsUserPartElseFromTheEnvironment() {
+  void storeNamesAnyStoreByItsSchemeAndTheDatabaseOptionsGoWithAJdbcUri() {
+    InProcessCli cli = cli(Map.of("HOME", "/home/u", "LEASE_JDBC_USER", "env-user"));
+
+    cli.run("run", "--store", "sqlite:/tmp/x.db", "k", "--", "true");
+    cli.run("list", "--store=" + URL, "--jdbc-table", "t");
+    cli.run("list", "--store", "redis://cache:6379/0");
+    InProcessCli.Result table = cli.run("list", "--store", "dir:/tmp/d", "--jdbc-table", "t");
+
+    assertThat(named(cli.opened()))
+        .containsExactly(
+            "sqlite sqlite:/tmp/x.db {}",
+            "jdbc " + URL + " {table=t, user=env-user}",
+            "redis redis://cache:6379/0 {}");
+    StoreRequest run = cli.opened().get(0);
+    assertThat(run.create()).isTrue();
+    assertThat(run.holding()).as("run holds a lease").isTrue();
+    assertThat(run.spelling(StoreRequest.CALLER, "")).isEqualTo("this command");
+    assertThat(table.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(table.err())
+        .isEqualTo(
+            "lease list: --jdbc-table applies to a database only: give --jdbc URL or set"
+                + " LEASE_JDBC_URL\n");
+  }
+
+  @Test
+  void theEnvironmentsCredentialsGoToTheDatabaseAsSettingsAndAreNeverShown() {
     Map<String, String> environment =
         Map.of("LEASE_JDBC_USER", "env-user", "LEASE_JDBC_PASSWORD", "env-secret");
     InProcessCli cli = cli(environment);
 
     cli.run("list", "--jdbc", URL);
     cli.run("list", "--jdbc", "jdbc:mariadb://al%40ice:p%3As%2Bs@db/leases?ssl=true");
-    cli.run("list", "--jdbc", "jdbc:mariadb://bob@db/leases");
+    cli.run("list", "--db", "/tmp/x.db");
 
+    // Which one the driver is given, the URL's or these, is the jdbc store's (lease-jdbc's test).
     assertThat(cli.opened())
-        .extracting(target -> (JdbcTarget) target)
-        .extracting(JdbcTarget::user, JdbcTarget::password, target -> target.url().forDriver())
+        .extracting(StoreRequest::settings)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("env-user", "env-secret", URL),
-            org.assertj.core.groups.Tuple.tuple(
-                "al@ice", "p:s+s", "jdbc:mariadb://db/leases?ssl=true"),
-            org.assertj.core.groups.Tuple.tuple("bob", "env-secret", "jdbc:mariadb://db/leases"));
+            Map.of("user", "env-user", "password", "env-secret"),
+            Map.of("user", "env-user", "password", "env-secret"),
+            Map.of());
     assertThat(cli.opened().get(1).toString())
-        .contains("al%40ice:***@db", "password=***")
-        .doesNotContain("p:s+s", "p%3As");
+        .contains("jdbc", "password")
+        .doesNotContain("p:s+s", "p%3As", "env-secret", "al%40ice");
+  }
+
+  @Test
+  void aUrlOfAnotherDatabaseOrAStoreOfNoKnownSchemeIsAUsageError() {
+    InProcessCli.Result other =
+        onInstalledStores("list", "--jdbc", "jdbc:oracle:thin:scott/tiger@h:1:x");
+    InProcessCli.Result unknown = onInstalledStores("list", "--store", "redis://u:pw@cache/0");
+    InProcessCli.Result noScheme = onInstalledStores("list", "--store", "/tmp/leases.db");
+    InProcessCli.Result table = onInstalledStores("list", "--store", URL, "--jdbc-table", "select");
+
+    assertThat(other.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(other.err())
+        .isEqualTo(
+            "lease list: --jdbc must be a PostgreSQL or MariaDB URL,"
+                + " jdbc:postgresql://HOST[:PORT]/DATABASE or jdbc:mariadb://HOST[:PORT]/DATABASE;"
+                + " it starts with 'jdbc:oracle:'\n");
+    assertThat(unknown.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(unknown.err())
+        .isEqualTo(
+            "lease list: no lease store provider for scheme 'redis' (known: dir, jdbc, sqlite):"
+                + " is its jar on the class path?\n");
+    assertThat(noScheme.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(noScheme.err())
+        .isEqualTo(
+            "lease list: --store must be SCHEME:LOCATION, such as sqlite:PATH, dir:PATH or"
+                + " jdbc:postgresql://HOST/DATABASE\n");
+    assertThat(table.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(table.err())
+        .startsWith(
+            "lease list: --jdbc-table: table name 'select' is not allowed: it is a reserved word"
+                + " of SQL");
   }
 
   @Test
@@ -102,8 +193,12 @@ class StoreChoiceTest {
         .isEqualTo(
             "lease status: both LEASE_DB and LEASE_JDBC_URL are set, so the store is not clear:"
                 + " unset one, or name the store with --db or --jdbc\n");
+    InProcessCli.Result store = cli.run("status", "--store", "dir:d", "--db", "x.db", "k");
+    assertThat(store.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(store.err()).contains("--db=PATH, --store=URI are mutually exclusive");
     assertThat(cli.run("status", "--db", "x.db", "k").code()).as("an option decides").isZero();
-    assertThat(cli.opened()).containsExactly(Path.of("x.db").toAbsolutePath());
+    assertThat(named(cli.opened()))
+        .containsExactly("sqlite sqlite:" + Path.of("x.db").toAbsolutePath() + " {}");
   }
 
   @Test
@@ -138,7 +233,7 @@ class StoreChoiceTest {
     InProcessCli.Result table = cli.run("list", "--db", "x.db", "--jdbc-table", "t");
     InProcessCli.Result create = cli.run("list", "--no-create-table");
     InProcessCli.Result empty = cli.run("list", "--jdbc", "");
-    InProcessCli.Result other = cli.run("list", "--jdbc", "jdbc:oracle:thin:scott/tiger@h:1:x");
+    InProcessCli.Result emptyStore = cli.run("list", "--store", " ");
 
     assertThat(table.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(table.err())
@@ -149,12 +244,8 @@ class StoreChoiceTest {
     assertThat(create.err()).startsWith("lease list: --no-create-table applies to a database");
     assertThat(empty.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(empty.err()).contains("--jdbc must not be empty");
-    assertThat(other.code()).isEqualTo(ExitCodes.USAGE);
-    assertThat(other.err())
-        .isEqualTo(
-            "lease list: --jdbc must be a PostgreSQL or MariaDB URL,"
-                + " jdbc:postgresql://HOST[:PORT]/DATABASE or jdbc:mariadb://HOST[:PORT]/DATABASE;"
-                + " it starts with 'jdbc:oracle:'\n");
+    assertThat(emptyStore.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(emptyStore.err()).contains("--store must not be empty");
     assertThat(cli.opened()).isEmpty();
   }
 }

@@ -2,7 +2,7 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.cli;
+package dev.rivus.agentkit.lease.jdbc.provider;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.LeaseSnapshot;

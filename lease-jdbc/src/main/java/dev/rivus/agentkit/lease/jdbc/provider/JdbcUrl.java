@@ -2,8 +2,10 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.cli;
+package dev.rivus.agentkit.lease.jdbc.provider;
 
+import dev.rivus.agentkit.lease.LeaseConfigInvalid;
+import dev.rivus.agentkit.lease.spi.StoreRequest;
 import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +16,9 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A database URL as {@code --jdbc} or {@code $LEASE_JDBC_URL} gives it: {@code
- * jdbc:postgresql://...} or {@code jdbc:mariadb://...}. Plain string work: no JDBC class is loaded.
+ * The URL of a {@code jdbc:} store request ({@code --jdbc} or {@code $LEASE_JDBC_URL} in the {@code
+ * lease} command): {@code jdbc:postgresql://...} or {@code jdbc:mariadb://...}. Plain string work:
+ * no JDBC class is loaded.
  *
  * <p>A user and password written as {@code //user:password@host} are taken out of the URL (neither
  * driver reads that form, and one of them echoes the unparsed rest in its error) and handed to the
@@ -27,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class JdbcUrl {
 
-  /** What a secret is replaced with wherever the tool shows a URL or a message. */
+  /** What a secret is replaced with wherever a URL is shown. */
   static final String MASK = "***";
 
   /** Parameter names whose values are secrets, in any case: password, sslpassword, pwd, token. */
@@ -63,10 +66,10 @@ final class JdbcUrl {
    * Parses a database URL.
    *
    * @param text the URL
-   * @param source where it came from, for messages: {@code --jdbc} or {@code $LEASE_JDBC_URL}
+   * @param source where it came from, for messages: {@code --jdbc} or {@code LEASE_JDBC_URL}
    * @return the URL
-   * @throws CliFailure with the usage code for another database's URL, or a user part that is not
-   *     valid percent-encoding; the message never holds a secret
+   * @throws LeaseConfigInvalid for another database's URL, or a user part that is not valid
+   *     percent-encoding; the message never holds a secret
    */
   static JdbcUrl parse(String text, String source) {
     String product;
@@ -75,8 +78,8 @@ final class JdbcUrl {
     } else if (text.startsWith(MARIADB)) {
       product = "MariaDB";
     } else {
-      throw new CliFailure(
-          ExitCodes.USAGE,
+      throw new LeaseConfigInvalid(
+          StoreRequest.LOCATION,
           source
               + " must be a PostgreSQL or MariaDB URL, jdbc:postgresql://HOST[:PORT]/DATABASE or"
               + " jdbc:mariadb://HOST[:PORT]/DATABASE; it starts with '"
@@ -96,8 +99,8 @@ final class JdbcUrl {
       String password = rawPassword == null ? null : percentDecoded(rawPassword);
       return new JdbcUrl(text, product, forDriver, user, password);
     } catch (IllegalArgumentException e) {
-      throw new CliFailure(
-          ExitCodes.USAGE,
+      throw new LeaseConfigInvalid(
+          StoreRequest.LOCATION,
           source
               + " has a user or password that is not valid percent-encoding (write % as %25): "
               + redact(text));

@@ -2,11 +2,12 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.cli;
+package dev.rivus.agentkit.lease.jdbc.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rivus.agentkit.lease.LeaseConfigInvalid;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -71,10 +72,9 @@ class JdbcUrlTest {
   }
 
   @Test
-  void anotherDatabasesUrlIsAUsageErrorThatShowsOnlyItsScheme() {
+  void anotherDatabasesUrlIsAConfigurationErrorThatShowsOnlyItsScheme() {
     assertThatThrownBy(() -> JdbcUrl.parse("jdbc:oracle:thin:scott/tiger@h:1521:x", "--jdbc"))
-        .isInstanceOfSatisfying(
-            CliFailure.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageEndingWith("it starts with 'jdbc:oracle:'")
         .hasMessageNotContaining("tiger");
     assertThatThrownBy(() -> JdbcUrl.parse("postgres://u:tiger@h/d", "LEASE_JDBC_URL"))
@@ -83,9 +83,9 @@ class JdbcUrlTest {
   }
 
   @Test
-  void aUserPartThatIsNotPercentEncodingIsAUsageErrorThatShowsNoPassword() {
+  void aUserPartThatIsNotPercentEncodingIsAConfigurationErrorThatShowsNoPassword() {
     assertThatThrownBy(() -> JdbcUrl.parse("jdbc:postgresql://u:100%tiger@h/d", "--jdbc"))
-        .isInstanceOf(CliFailure.class)
+        .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessage(
             "--jdbc has a user or password that is not valid percent-encoding (write % as %25):"
                 + " jdbc:postgresql://u:***@h/d");

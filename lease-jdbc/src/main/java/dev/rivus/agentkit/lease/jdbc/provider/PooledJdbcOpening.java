@@ -2,28 +2,32 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.cli;
+package dev.rivus.agentkit.lease.jdbc.provider;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.rivus.agentkit.lease.LeaseConfigInvalid;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
+import dev.rivus.agentkit.lease.spi.StoreRequest;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Opens the lease table of a shared database for one command: a small HikariCP pool on the URL, and
- * a {@link JdbcLeaseRepository} on it that closes the pool when it is closed; key locks have a pool
- * of their own, made on first use. With {@link PooledJdbcRepository}, the only classes of the tool
- * that name a JDBC, pool or driver class, and they are reached only when a command uses a database:
- * a start on SQLite or files loads none of them (a test checks).
+ * Opens the lease table of a shared database for one {@code jdbc:} request: a small HikariCP pool
+ * on the URL, and a {@link JdbcLeaseRepository} on it that closes the pool when it is closed; key
+ * locks have a pool of their own, made on first use. With {@link PooledJdbcRepository}, the only
+ * classes of the provider that name a pool class, and they are reached only from {@link
+ * JdbcStoreProvider#open}: a caller that opens another store loads none of them (the lease
+ * command's test checks).
  */
-final class JdbcRepositories {
+final class PooledJdbcOpening {
 
   /**
    * The pool's size: {@code lease run} renews on one connection while its main thread may use
@@ -55,31 +59,37 @@ final class JdbcRepositories {
    */
   static final Duration KEY_LOCK_CONNECTION_WAIT = JdbcOptions.DEFAULT_NETWORK_TIMEOUT;
 
+  /** How long one call waits for a connection when the request does not say. */
+  static final Duration DEFAULT_CONNECTION_WAIT = Duration.ofSeconds(5);
+
   /** HikariCP's shortest wait for a connection; it raises anything shorter to 30 s. */
   private static final Duration SHORTEST_CONNECTION_WAIT = Duration.ofMillis(250);
 
-  private JdbcRepositories() {}
+  private PooledJdbcOpening() {}
 
   /**
-   * Connects and opens the lease table, creating it first if {@code use} and {@code target} allow.
+   * Connects and opens the lease table, creating it first if the request allows: it may create the
+   * store, and its setting {@value JdbcTarget#CREATE_TABLE} is not {@code false}.
    *
-   * @param target the database and table
-   * @param use whether the table may be created, and how long one call waits for a connection
+   * @param request the URL, the settings, whether the table may be created, and how long one call
+   *     waits for a connection
    * @return the repository; closing it closes the pool
-   * @throws CliFailure with the usage code for a table name the repository refuses
+   * @throws LeaseConfigInvalid for a URL of another database, or a table name the repository
+   *     refuses
    * @throws LeaseRepositoryFailure if the database cannot be reached, or the table cannot be
    *     created or opened; the message names the database by its redacted URL
    */
-  static LeaseRepository open(JdbcTarget target, StoreUse use) {
-    JdbcOptions options = options(target);
-    boolean create = use.create() && target.createTable();
+  static LeaseRepository open(StoreRequest request) {
+    JdbcTarget target = JdbcTarget.of(request);
+    JdbcOptions options = options(target, request);
+    boolean create = request.create() && target.createTable();
     HikariDataSource pool =
         pool(
             target,
             "lease",
             POOL_SIZE,
-            use.holding() ? HOLDING_MINIMUM_IDLE : 1,
-            connectionWait(use.busyWait()));
+            request.holding() ? HOLDING_MINIMUM_IDLE : 1,
+            connectionWait(request.busyWait().orElse(DEFAULT_CONNECTION_WAIT)));
     try {
       JdbcLeaseRepository repository =
           create
@@ -90,14 +100,14 @@ final class JdbcRepositories {
     } catch (LeaseRepositoryFailure e) {
       boolean missing = !create && tableMissing(pool, options.tableName());
       pool.close();
-      throw explained(e, target, options.tableName(), missing, use);
+      throw explained(e, target, options.tableName(), missing, request);
     } catch (RuntimeException | Error e) {
       pool.close();
       throw e;
     }
   }
 
-  private static JdbcOptions options(JdbcTarget target) {
+  private static JdbcOptions options(JdbcTarget target, StoreRequest request) {
     String table = target.table();
     if (table == null) {
       return JdbcOptions.defaults();
@@ -105,7 +115,9 @@ final class JdbcRepositories {
     try {
       return JdbcOptions.defaults().withTableName(table);
     } catch (IllegalArgumentException e) {
-      throw new CliFailure(ExitCodes.USAGE, "--jdbc-table: " + e.getMessage());
+      throw new LeaseConfigInvalid(
+          JdbcTarget.TABLE,
+          request.spelling(JdbcTarget.TABLE, JdbcTarget.TABLE) + ": " + e.getMessage());
     }
   }
 
@@ -122,7 +134,7 @@ final class JdbcRepositories {
     } catch (LeaseRepositoryFailure e) {
       pool.close();
       throw new LeaseRepositoryFailure(
-          null, CliErrors.oneLine(e.getMessage()) + " (" + target.where() + ")", e);
+          null, oneLine(e.getMessage()) + " (" + target.where() + ")", e);
     } catch (RuntimeException | Error e) {
       pool.close();
       throw e;
@@ -153,7 +165,7 @@ final class JdbcRepositories {
     config.setMinimumIdle(minimumIdle);
     config.setConnectionTimeout(connectionWait.toMillis());
     // Daemon threads (HikariCP's default too, stated here): the pool never keeps the JVM alive.
-    config.setThreadFactory(JdbcRepositories::daemonThread);
+    config.setThreadFactory(PooledJdbcOpening::daemonThread);
     try {
       return new HikariDataSource(config);
     } catch (RuntimeException e) {
@@ -169,32 +181,39 @@ final class JdbcRepositories {
   }
 
   /**
-   * The repository's failure, for the command line: it names the database, and a missing table is
-   * told in the words of the options that decide about it.
+   * The repository's failure, for the caller: it names the database, and a missing table is told in
+   * the caller's words for the settings that decide about it.
    */
   private static LeaseRepositoryFailure explained(
       LeaseRepositoryFailure failure,
       JdbcTarget target,
       String table,
       boolean tableMissing,
-      StoreUse use) {
+      StoreRequest request) {
     if (tableMissing) {
+      String creators = request.spelling(StoreRequest.CREATORS, "");
       return new LeaseRepositoryFailure(
           null,
           "no lease table '"
               + table
               + "' in the "
               + target.where()
-              + (use.create()
-                  ? "; with --no-create-table the schema is the migrations' to create (with the"
-                      + " DDL that docs/jdbc.md names), or leave the option out and lease creates"
-                      + " it"
-                  : "; this command only reads an existing table (run, release and prune create"
-                      + " it); check --jdbc-table and the URL's database"),
+              + (request.create()
+                  ? "; with "
+                      + request.spelling(JdbcTarget.CREATE_TABLE, "create-table=false")
+                      + " the schema is the migrations' to create (with the DDL that docs/jdbc.md"
+                      + " names), or leave the option out and lease creates it"
+                  : "; "
+                      + request.spelling(StoreRequest.CALLER, "this request")
+                      + " only reads an existing table"
+                      + (creators.isEmpty() ? "" : " (" + creators + " create it)")
+                      + "; check "
+                      + request.spelling(JdbcTarget.TABLE, "the table")
+                      + " and the URL's database"),
           failure);
     }
     return new LeaseRepositoryFailure(
-        null, CliErrors.oneLine(failure.getMessage()) + " (" + target.where() + ")", failure);
+        null, oneLine(failure.getMessage()) + " (" + target.where() + ")", failure);
   }
 
   /**
@@ -221,13 +240,21 @@ final class JdbcRepositories {
   private static String driverMessage(RuntimeException e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof SQLException) {
-        String message = CliErrors.oneLine(cause.getMessage());
+        String message = oneLine(cause.getMessage());
         // DriverManager's words when the driver refused to parse the URL.
         return message.equals("No suitable driver")
             ? "the driver does not accept the URL (check its host, port and parameters)"
             : message;
       }
     }
-    return CliErrors.oneLine(e.getMessage());
+    return oneLine(e.getMessage());
+  }
+
+  /** A message on one line: drivers' messages may span several. */
+  static String oneLine(@Nullable String message) {
+    if (message == null || message.isBlank()) {
+      return "failed";
+    }
+    return message.strip().replaceAll("\\s*\\R\\s*", "; ");
   }
 }
