@@ -6,7 +6,7 @@ package dev.rivus.agentkit.lease.safety;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
-import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import dev.rivus.agentkit.lease.spi.LeaseStores;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -35,6 +35,8 @@ public enum StoreKind {
 
   /**
    * Opens the repository in {@code phaseDirectory}; every worker of the phase opens the same store.
+   * Files and SQLite are opened by their URI, as the {@code lease} command opens them; a database
+   * through {@link JdbcStore}, whose pool a phase's faults need to shape.
    *
    * @param phaseDirectory the phase's directory
    * @return the repository
@@ -42,9 +44,9 @@ public enum StoreKind {
   public LeaseRepository open(Path phaseDirectory) {
     switch (this) {
       case FILE:
-        return FileLeaseRepository.open(storePath(phaseDirectory));
+        return LeaseStores.installed().open("dir:" + storePath(phaseDirectory));
       case SQLITE:
-        return SqliteLeaseRepository.open(storePath(phaseDirectory));
+        return LeaseStores.installed().open("sqlite:" + storePath(phaseDirectory));
       case POSTGRES:
       case MARIADB:
       case POSTGRES_RESTART:
