@@ -74,8 +74,9 @@ final class RepositoryOptions {
         names = "--store",
         paramLabel = "URI",
         description =
-            "Any lease store by URI: sqlite:PATH (as --db), dir:DIR (as --dir), a JDBC URL (as"
-                + " --jdbc), or the scheme of any other store whose jar is installed.")
+            "Any lease store by its URI: the same as --db PATH is sqlite:PATH, as --dir DIR"
+                + " is dir:DIR, as --jdbc URL is the URL; another scheme opens the store whose jar"
+                + " is installed.")
     @Nullable String store;
   }
 
