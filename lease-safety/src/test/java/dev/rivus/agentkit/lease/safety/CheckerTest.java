@@ -282,6 +282,29 @@ class CheckerTest {
     assertThat(verdict.report().get(verdict.report().size() - 1)).contains("acquisitions 2 < 3");
   }
 
+  /**
+   * A negative control is there to be caught: once it is, a loaded machine that let it inject fewer
+   * faults than its length asks for must not fail it (found in CI: "INSUFFICIENT: faults 2 < 3").
+   * Caught or not, too little activity is still told when it was not caught.
+   */
+  @Test
+  void aCaughtNegativeControlPassesWhateverItsActivityAndAnUncaughtOneStaysInsufficient() {
+    Thresholds many = new Thresholds(0, 0, 3);
+    History caught =
+        clean()
+            .acquire("w1.1", "k2", 20, 300, 320, "NEW")
+            .acquire("w2.1", "k2", 20, 305, 330, "NEW")
+            .finish();
+
+    Verdict control = Checker.check(caught.logs(), many, true);
+    Verdict uncaught = Checker.check(clean().finish().logs(), many, true);
+
+    assertThat(control.outcome()).isEqualTo(Verdict.Outcome.PASS);
+    assertThat(control.report().get(control.report().size() - 1))
+        .isEqualTo("  outcome: PASS (negative control: violations expected)");
+    assertThat(uncaught.outcome()).isEqualTo(Verdict.Outcome.INSUFFICIENT);
+  }
+
   @Test
   void aPhaseWithoutAFaultOfAFamilyItNeedsOrWithoutALeaseRunIsInsufficient() {
     Thresholds needs =

@@ -36,9 +36,10 @@ import org.jspecify.annotations.Nullable;
  * lock.
  *
  * <p>Once opened, every call first checks that the file at the path is still the one opened ({@link
- * StoreIdentity}), and an SQLite error that means the file is no longer a lease database (corrupt,
- * not a database, its table gone) is reported as the loss of the store too. Once a loss of the
- * store was reported, every later call fails with it: the repository stays unusable ({@link
+ * StoreIdentity}), every write checks again once it committed (the file may have gone while SQLite
+ * waited for its lock), and an SQLite error that means the file is no longer a lease database
+ * (corrupt, not a database, its table gone) is reported as the loss of the store too. Once a loss
+ * of the store was reported, every later call fails with it: the repository stays unusable ({@link
  * StoreLost}).
  *
  * <p>Thread-safe.
@@ -218,6 +219,11 @@ final class Database implements AutoCloseable {
           }
           T result = work.run(session);
           reusable = true;
+          if (mode != null) {
+            // The check before the attempt cannot see a deletion while SQLite waited for the lock
+            // or wrote: a write that committed to a file no longer at the path was lost with it.
+            checkIdentity();
+          }
           return result;
         } catch (SQLException e) {
           boolean clean = session == null || session.rollbackQuietly();

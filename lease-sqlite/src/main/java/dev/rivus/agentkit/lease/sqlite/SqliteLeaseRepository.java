@@ -323,6 +323,11 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     return database.commits();
   }
 
+  /** The database this repository runs its work on; for tests. */
+  Database database() {
+    return database;
+  }
+
   /** The key lock file; for tests. */
   Path keyLockFile() {
     return keyLocks.file();

@@ -13,7 +13,9 @@ import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.testkit.Samples;
+import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -232,6 +234,40 @@ class SqliteStoreIdentityTest {
       statement.execute("ROLLBACK");
 
       assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo("StoreLost");
+    }
+  }
+
+  /**
+   * The deletion may also come after the attempt's check, while SQLite waits for its lock or
+   * writes; the write then commits on a file no longer at the path and must be reported lost (found
+   * in CI: the test above, when the deletion fell inside an attempt, saw the save succeed).
+   */
+  @Test
+  void aWriteThatCommitsAfterTheDatabaseWasDeletedInsideItsAttemptFailsWithStoreLost() {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
+      repository.save(Samples.firstWrite("other", "h"));
+
+      assertThatThrownBy(
+              () ->
+                  repository
+                      .database()
+                      .write(
+                          "k",
+                          "saving",
+                          SyncMode.FULL,
+                          session -> {
+                            session.begin();
+                            try {
+                              StoreFiles.deleteAll(database());
+                            } catch (IOException e) {
+                              throw new UncheckedIOException(e);
+                            }
+                            session.commit();
+                            return "committed";
+                          }))
+          .isInstanceOf(StoreLost.class)
+          .hasMessageContaining("was deleted");
+      assertThatThrownBy(() -> repository.load("other")).isInstanceOf(StoreLost.class);
     }
   }
 
