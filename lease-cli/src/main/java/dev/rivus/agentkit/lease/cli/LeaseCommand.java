@@ -8,19 +8,14 @@ import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lease}: the top command, which only names its subcommands. */
 @Command(
     name = "lease",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    headerHeading = "%n",
     header = "Run commands under a lease; inspect and manage leases.",
-    synopsisHeading = "%nUsage: ",
     synopsisSubcommandLabel = "COMMAND",
-    descriptionHeading = "%n",
-    optionListHeading = "%nOptions:%n",
     description = {
       "A lease lets one process at a time own a task, named by a key. Every acquisition raises the"
           + " key's generation, a fencing token that never goes back; a key's first is the wall clock"
@@ -42,7 +37,6 @@ import picocli.CommandLine.Model.CommandSpec;
       HelpCommand.class,
       AutoComplete.GenerateCompletion.class // hidden: prints the bash and zsh completion script
     },
-    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
       ExitCodes.OK_LINE,
       ExitCodes.USAGE_LINE,
@@ -53,7 +47,6 @@ import picocli.CommandLine.Model.CommandSpec;
       ExitCodes.LOST_LINE,
       ExitCodes.EXEC_LINE
     },
-    footerHeading = "%nExamples:%n",
     footer = {
       "  lease run nightly-backup -- /usr/local/bin/backup.sh",
       "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
@@ -67,6 +60,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "See 'lease COMMAND --help' for each command."
     })
 final class LeaseCommand implements Callable<Integer> {
+
+  @Mixin HelpLayout layout = new HelpLayout();
 
   private final CliContext context;
 

@@ -16,26 +16,17 @@ import picocli.CommandLine.Spec;
 /** {@code lease list}: shows every lease record of the repository, sorted by key. */
 @Command(
     name = "list",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    sortOptions = false,
-    headerHeading = "%n",
     header = "List every lease, held and released, sorted by key.",
-    synopsisHeading = "%nUsage: ",
-    descriptionHeading = "%n",
-    optionListHeading = "%nOptions:%n",
     description = {
       "One line per record, with the columns of 'lease status'. --json prints a JSON array of the"
           + " objects 'lease status --json' prints.",
     },
-    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
       ExitCodes.OK_LINE,
       ExitCodes.USAGE_LINE,
       ExitCodes.SOFTWARE_LINE,
       ExitCodes.REPOSITORY_LINE
     },
-    footerHeading = "%nExamples:%n",
     footer = {
       "  lease list",
       "  lease list --json | jq -r '.[] | select(.state == \"held\") | .key'",
@@ -50,6 +41,9 @@ final class ListCommand implements Callable<Integer> {
   @Mixin RepositoryOptions repository = new RepositoryOptions();
 
   @Mixin OutputOptions output = new OutputOptions();
+
+  // Last, so that --help and --version close the options list, as picocli puts them.
+  @Mixin HelpLayout layout = new HelpLayout();
 
   @Override
   public Integer call() throws InterruptedException {

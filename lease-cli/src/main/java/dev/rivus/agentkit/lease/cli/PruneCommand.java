@@ -20,14 +20,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "prune",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    sortOptions = false,
-    headerHeading = "%n",
     header = "Remove old released records (tombstones).",
-    synopsisHeading = "%nUsage: ",
-    descriptionHeading = "%n",
-    optionListHeading = "%nOptions:%n",
     description = {
       "Removes released records last written more than DURATION ago (by the repository's wall"
           + " clock). Held records are never removed, and a key that comes back still gets a higher"
@@ -35,14 +28,12 @@ import picocli.CommandLine.Spec;
           + " (--jdbc, where a pruned record stays as a floor row); --dir cannot prune, a usage"
           + " error.",
     },
-    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
       ExitCodes.OK_LINE,
       ExitCodes.USAGE_LINE,
       ExitCodes.SOFTWARE_LINE,
       ExitCodes.REPOSITORY_LINE
     },
-    footerHeading = "%nExamples:%n",
     footer = {
       "  lease prune --older-than 30d",
       "  lease prune --older-than 0s   # every tombstone"
@@ -62,6 +53,9 @@ final class PruneCommand implements Callable<Integer> {
       converter = DurationConverter.class,
       description = "The minimum age of a tombstone to remove, for example 30d, 12h or PT1H.")
   Duration olderThan = Duration.ZERO;
+
+  // Last, so that --help and --version close the options list, as picocli puts them.
+  @Mixin HelpLayout layout = new HelpLayout();
 
   @Override
   public Integer call() {

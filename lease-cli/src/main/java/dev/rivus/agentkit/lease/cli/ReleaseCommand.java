@@ -20,14 +20,7 @@ import picocli.CommandLine.Spec;
 /** {@code lease release KEY --generation N}: an operator's forced release of a stuck lease. */
 @Command(
     name = "release",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    sortOptions = false,
-    headerHeading = "%n",
     header = "Force the release of a stuck lease, at a given generation.",
-    synopsisHeading = "%nUsage: ",
-    descriptionHeading = "%n",
-    optionListHeading = "%nOptions:%n",
     description = {
       "Marks the record of KEY released, keeping its generation so that the next holder gets a"
           + " higher one, but only if the record is still at generation N: read N from 'lease status'"
@@ -36,7 +29,6 @@ import picocli.CommandLine.Spec;
           + " command and exits 76). Releasing a generation already released does nothing and"
           + " succeeds.",
     },
-    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
       ExitCodes.OK_LINE,
       ExitCodes.USAGE_LINE,
@@ -44,7 +36,6 @@ import picocli.CommandLine.Spec;
       ExitCodes.SOFTWARE_LINE,
       ExitCodes.REPOSITORY_LINE
     },
-    footerHeading = "%nExamples:%n",
     footer = {
       "  lease status deploy:prod          # note the generation, say 12",
       "  lease release deploy:prod --generation 12"
@@ -66,6 +57,9 @@ final class ReleaseCommand implements Callable<Integer> {
       required = true,
       description = "The generation to release; refused if the record is at another one.")
   long generation;
+
+  // Last, so that --help and --version close the options list, as picocli puts them.
+  @Mixin HelpLayout layout = new HelpLayout();
 
   @Override
   public Integer call() {

@@ -25,15 +25,8 @@ import picocli.CommandLine.Spec;
 /** {@code lease run}: runs a command while holding a lease, and exits with the command's code. */
 @Command(
     name = "run",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    sortOptions = false,
-    headerHeading = "%n",
     header = "Run a command while holding a lease; exit with its code.",
-    synopsisHeading = "%nUsage: ",
     customSynopsis = "lease run [OPTIONS] KEY -- COMMAND [ARGS...]",
-    descriptionHeading = "%n",
-    optionListHeading = "%nOptions:%n",
     description = {
       "Acquires the lease KEY, runs COMMAND with LEASE_KEY and LEASE_TOKEN (the generation, a fencing"
           + " token that only rises) in its environment, renews the lease while it runs and releases"
@@ -53,7 +46,6 @@ import picocli.CommandLine.Spec;
       "If lease gets SIGTERM, SIGINT or SIGHUP it passes SIGTERM to COMMAND, waits up to --grace,"
           + " releases the lease and exits with 128 + the signal number.",
     },
-    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
       ExitCodes.RUN_OK_LINE,
       ExitCodes.USAGE_LINE,
@@ -63,7 +55,6 @@ import picocli.CommandLine.Spec;
       ExitCodes.LOST_LINE,
       ExitCodes.EXEC_LINE
     },
-    footerHeading = "%nExamples:%n",
     footer = {
       "  lease run nightly-backup -- /usr/local/bin/backup.sh",
       "  lease run --wait 10m deploy:prod -- ./deploy.sh v1.2.3",
@@ -136,6 +127,9 @@ final class RunCommand implements Callable<Integer> {
       paramLabel = "COMMAND",
       description = "The command to run and its arguments, after --.")
   List<String> command = new ArrayList<>();
+
+  // Last, so that --help and --version close the options list, as picocli puts them.
+  @Mixin HelpLayout layout = new HelpLayout();
 
   @Override
   public Integer call() throws InterruptedException {

@@ -19,14 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code lease status KEY}: shows one lease record and its holder as judged from here. */
 @Command(
     name = "status",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    sortOptions = false,
-    headerHeading = "%n",
     header = "Show one lease: holder, liveness, generation, state, revision, TTL.",
-    synopsisHeading = "%nUsage: ",
-    descriptionHeading = "%n",
-    optionListHeading = "%nOptions:%n",
     description = {
       "Prints the record of KEY: its state (held or released), generation (the fencing token),"
           + " revision, the holder's host and pid, whether that process is alive, dead or unknown as"
@@ -38,14 +31,12 @@ import picocli.CommandLine.Spec;
           + " unknown.",
       "A key that was never acquired (or was pruned) is shown as absent; the exit code is still 0.",
     },
-    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
       ExitCodes.OK_LINE,
       ExitCodes.USAGE_LINE,
       ExitCodes.SOFTWARE_LINE,
       ExitCodes.REPOSITORY_LINE
     },
-    footerHeading = "%nExamples:%n",
     footer = {
       "  lease status deploy:prod",
       "  lease status deploy:prod --json | jq .generation",
@@ -64,6 +55,9 @@ final class StatusCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "KEY", description = "The lease key.")
   String key = "";
+
+  // Last, so that --help and --version close the options list, as picocli puts them.
+  @Mixin HelpLayout layout = new HelpLayout();
 
   @Override
   public Integer call() throws InterruptedException {
