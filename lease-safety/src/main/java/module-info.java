@@ -18,4 +18,9 @@ module dev.rivus.agentkit.lease.safety {
   requires com.fasterxml.jackson.databind;
   requires java.management;
   requires java.compiler;
+  requires info.picocli;
+
+  // The drivers' options are fields that picocli fills in.
+  opens dev.rivus.agentkit.lease.safety to
+      info.picocli;
 }

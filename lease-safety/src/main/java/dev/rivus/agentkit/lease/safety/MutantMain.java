@@ -30,6 +30,12 @@ import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * Mutation runs (issue 24): proves that the harness fails on the real library when it is broken,
@@ -74,9 +80,6 @@ public final class MutantMain {
       options = Options.parse(args);
     } catch (IllegalArgumentException bad) {
       System.err.println("mutants: " + bad.getMessage());
-      System.err.println(
-          "usage: MutantMain [--sources DIR] [--seconds N] [--seed S] [--workers N] [--out DIR]"
-              + " [--mutant no-key-lock|takeover-without-ttl|save-without-revision-compare]... [--no-control]");
       System.exit(64);
       return;
     }
@@ -107,7 +110,7 @@ public final class MutantMain {
     }
     List<String> summary = new ArrayList<>();
     boolean passed = true;
-    if (options.control) {
+    if (options.control()) {
       Set<String> repositories = new TreeSet<>();
       options.mutants.forEach(m -> repositories.add(m.repository()));
       for (String repository : repositories) {
@@ -303,79 +306,74 @@ public final class MutantMain {
   }
 
   /** The command line, parsed. */
+  @Command(name = "MutantMain", sortOptions = false)
   private static final class Options {
+    @Option(names = "--sources", paramLabel = "DIR")
     Path sources = Path.of(".");
+
+    @Option(names = "--seconds", paramLabel = "N", converter = PositiveInteger.class)
     int seconds = 20;
-    int workers = 4;
+
+    @Option(names = "--seed", paramLabel = "S")
     long seed = ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+
+    @Option(names = "--workers", paramLabel = "N", converter = PositiveInteger.class)
+    int workers = 4;
+
+    @Option(names = "--out", paramLabel = "DIR")
     @Nullable Path out;
-    boolean control = true;
+
+    @Option(
+        names = "--mutant",
+        paramLabel = "no-key-lock|takeover-without-ttl|save-without-revision-compare",
+        converter = MutantLabel.class)
+    List<Mutant> chosen = new ArrayList<>();
+
+    @Option(names = "--no-control")
+    boolean noControl;
+
     Set<Mutant> mutants = EnumSet.noneOf(Mutant.class);
 
+    boolean control() {
+      return !noControl;
+    }
+
+    /**
+     * Parses the options.
+     *
+     * @throws IllegalArgumentException saying what is wrong, then how to call the driver
+     */
     static Options parse(String[] args) {
       Options options = new Options();
-      for (int i = 0; i < args.length; i++) {
-        String name = args[i];
-        if (name.equals("--no-control")) {
-          options.control = false;
-          continue;
-        }
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(name + " needs a value");
-        }
-        String value = args[++i];
-        switch (name) {
-          case "--sources":
-            options.sources = Path.of(value);
-            break;
-          case "--seconds":
-            options.seconds = positive(name, value);
-            break;
-          case "--workers":
-            options.workers = positive(name, value);
-            break;
-          case "--seed":
-            options.seed = Long.parseLong(value);
-            break;
-          case "--out":
-            options.out = Path.of(value);
-            break;
-          case "--mutant":
-            options.mutants.add(mutant(value));
-            break;
-          default:
-            throw new IllegalArgumentException("unknown option " + name);
-        }
+      CommandLine command = new CommandLine(options);
+      try {
+        command.parseArgs(args);
+      } catch (ParameterException bad) {
+        throw new IllegalArgumentException(
+            bad.getMessage() + "\nusage: " + command.getHelp().synopsis(0).strip(), bad);
       }
-      if (options.mutants.isEmpty()) {
-        options.mutants = EnumSet.copyOf(Mutant.DEFAULT);
-      }
+      options.mutants =
+          options.chosen.isEmpty()
+              ? EnumSet.copyOf(Mutant.DEFAULT)
+              : EnumSet.copyOf(options.chosen);
       if (!Files.isRegularFile(options.sources.resolve("pom.xml"))) {
         throw new IllegalArgumentException(
             "--sources must be the repository's root (with pom.xml), not " + options.sources);
       }
       return options;
     }
+  }
 
-    private static Mutant mutant(String label) {
+  /** Reads a mutant by its label. */
+  private static final class MutantLabel implements ITypeConverter<Mutant> {
+    @Override
+    public Mutant convert(String label) {
       for (Mutant mutant : Mutant.values()) {
         if (mutant.label().equals(label)) {
           return mutant;
         }
       }
-      throw new IllegalArgumentException("no mutant " + label);
-    }
-
-    private static int positive(String name, String value) {
-      try {
-        int n = Integer.parseInt(value);
-        if (n > 0) {
-          return n;
-        }
-      } catch (NumberFormatException notANumber) {
-        // reported below
-      }
-      throw new IllegalArgumentException(name + " must be a positive integer, not " + value);
+      throw new TypeConversionException("no mutant " + label);
     }
   }
 }

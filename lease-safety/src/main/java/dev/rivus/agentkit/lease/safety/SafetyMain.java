@@ -13,6 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The harness's driver and entry point:
@@ -64,11 +68,6 @@ public final class SafetyMain {
               : Files.createTempDirectory("lease-safety");
     } catch (IllegalArgumentException bad) {
       System.err.println("safety: " + bad.getMessage());
-      System.err.println(
-          "usage: SafetyMain [--repository file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all]"
-              + " [--seconds N] [--seed S] [--workers N] [--out DIR] [--no-negative-control]"
-              + " [--no-tmpfs] [--no-fencing] [--expect-violations]"
-              + " [--min-fenced-operations N] [--min-faults N]");
       System.exit(64);
       return;
     }
@@ -185,95 +184,75 @@ public final class SafetyMain {
   }
 
   /** The command line, parsed. */
+  @Command(name = "SafetyMain", sortOptions = false)
   private static final class Options {
+    @Option(
+        names = "--repository",
+        paramLabel = "file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all")
     String repository = "all";
+
+    @Option(names = "--seconds", paramLabel = "N", converter = PositiveInteger.class)
     int seconds = 60;
+
+    @Option(names = "--seed", paramLabel = "S")
     long seed = ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+
+    @Option(names = "--workers", paramLabel = "N", converter = PositiveInteger.class)
     int workers = 4;
+
+    @Option(names = "--out", paramLabel = "DIR")
     @Nullable Path out;
-    boolean negativeControl = true;
-    boolean fencing = true;
+
+    @Option(names = "--no-negative-control")
+    boolean noNegativeControl;
+
+    @Option(names = "--no-tmpfs")
+    boolean noTmpfs;
+
+    @Option(names = "--no-fencing")
+    boolean noFencing;
+
+    @Option(names = "--expect-violations")
     boolean expectViolations;
+
+    @Option(names = "--min-fenced-operations", paramLabel = "N", converter = PositiveInteger.class)
     int minFencedOperations;
+
+    @Option(names = "--min-faults", paramLabel = "N", converter = PositiveInteger.class)
     int minFaults;
 
+    /**
+     * Parses the options.
+     *
+     * @throws IllegalArgumentException saying what is wrong, then how to call the driver
+     */
     static Options parse(String[] args) {
       Options options = new Options();
-      for (int i = 0; i < args.length; i++) {
-        String name = args[i];
-        if (name.equals("--no-negative-control")) {
-          options.negativeControl = false;
-          continue;
-        }
-        if (name.equals("--no-fencing")) {
-          options.fencing = false;
-          continue;
-        }
-        if (name.equals("--expect-violations")) {
-          options.expectViolations = true;
-          continue;
-        }
-        if (name.equals("--no-tmpfs")) {
-          // As where the driver cannot mount one: a full disk is then injected with strace.
-          System.setProperty(StorageFaults.NO_TMPFS_PROPERTY, "true");
-          continue;
-        }
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(name + " needs a value");
-        }
-        String value = args[++i];
-        switch (name) {
-          case "--repository":
-            if (!value.matches(
-                "file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all")) {
-              throw new IllegalArgumentException(
-                  "--repository is file, sqlite, postgres, mariadb, postgres-restart, mariadb-restart or all,"
-                      + " not "
-                      + value);
-            }
-            options.repository = value;
-            break;
-          case "--seconds":
-            options.seconds = positive(name, value);
-            break;
-          case "--seed":
-            options.seed = Long.parseLong(value);
-            break;
-          case "--workers":
-            options.workers = positive(name, value);
-            break;
-          case "--out":
-            options.out = Path.of(value);
-            break;
-          case "--min-fenced-operations":
-            options.minFencedOperations = positive(name, value);
-            break;
-          case "--min-faults":
-            options.minFaults = positive(name, value);
-            break;
-          default:
-            throw new IllegalArgumentException("unknown option " + name);
-        }
+      CommandLine command = new CommandLine(options);
+      try {
+        command.parseArgs(args);
+      } catch (ParameterException bad) {
+        throw new IllegalArgumentException(
+            bad.getMessage() + "\nusage: " + command.getHelp().synopsis(0).strip(), bad);
       }
-      if (!options.fencing && !options.repository.matches("file|sqlite")) {
+      if (!options.repository.matches(
+          "file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all")) {
+        throw new IllegalArgumentException(
+            "--repository is file, sqlite, postgres, mariadb, postgres-restart, mariadb-restart or all,"
+                + " not "
+                + options.repository);
+      }
+      if (options.noTmpfs) {
+        // As where the driver cannot mount one: a full disk is then injected with strace.
+        System.setProperty(StorageFaults.NO_TMPFS_PROPERTY, "true");
+      }
+      if (options.noFencing && !options.repository.matches("file|sqlite")) {
         // On a database a key lock can be lost with its session, and then only the token at the
         // resource protects it (docs/safety.md): without that check the real library fails too.
         throw new IllegalArgumentException(
             "--no-fencing is for --repository file or sqlite, not " + options.repository);
       }
       return options;
-    }
-
-    private static int positive(String name, String value) {
-      try {
-        int n = Integer.parseInt(value);
-        if (n > 0) {
-          return n;
-        }
-      } catch (NumberFormatException notANumber) {
-        // reported below
-      }
-      throw new IllegalArgumentException(name + " must be a positive integer, not " + value);
     }
 
     List<Phase> phases() {
@@ -292,14 +271,14 @@ public final class SafetyMain {
               new Phase(
                   store.label(),
                   store,
-                  fencing,
+                  !noFencing,
                   duration,
                   workers,
                   seed + phases.size(),
                   expectViolations));
         }
       }
-      if (negativeControl) {
+      if (!noNegativeControl) {
         Duration control =
             duration.compareTo(Duration.ofSeconds(20)) > 0 ? Duration.ofSeconds(20) : duration;
         phases.add(
