@@ -11,9 +11,10 @@ import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
-import java.time.Duration;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -134,14 +135,13 @@ public final class PostgresCycleStepsRunner {
   }
 
   /** Times the repository calls of a cycle; used by one thread. */
-  private static final class Steps implements LeaseRepository {
-    private final LeaseRepository delegate;
+  private static final class Steps extends ForwardingLeaseRepository {
     Latencies load = new Latencies();
     Latencies acquire = new Latencies();
     Latencies release = new Latencies();
 
     Steps(LeaseRepository delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void reset() {
@@ -154,40 +154,32 @@ public final class PostgresCycleStepsRunner {
     public Optional<LeaseSnapshot> load(String key) {
       long start = System.nanoTime();
       try {
-        return delegate.load(key);
+        return delegate().load(key);
       } finally {
         load.add(System.nanoTime() - start);
       }
     }
 
     @Override
-    public List<LeaseSnapshot> loadAll() {
-      return delegate.loadAll();
-    }
-
-    @Override
     public void save(LeaseWrite write) {
       long start = System.nanoTime();
       try {
-        delegate.save(write);
+        delegate().save(write);
       } finally {
         (write.raisesGeneration() ? acquire : release).add(System.nanoTime() - start);
       }
     }
 
+    // The manager releases through saveAll: timed as the repository's own batch, which it uses.
     @Override
-    public KeyLock lockKey(String key) throws InterruptedException {
-      return delegate.lockKey(key);
-    }
-
-    @Override
-    public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
-      return delegate.lockKey(key, silenceLimit);
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
+    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
+      long start = System.nanoTime();
+      try {
+        return delegate().saveAll(writes);
+      } finally {
+        boolean raises = writes.stream().anyMatch(LeaseWrite::raisesGeneration);
+        (raises ? acquire : release).add(System.nanoTime() - start);
+      }
     }
   }
 }

@@ -5,22 +5,19 @@
 package dev.rivus.agentkit.lease.bench;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
-import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
-import java.time.Duration;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 /** Times every batch the manager writes: one batch is one renewal round. */
-final class TimedRounds implements LeaseRepository {
-  private final LeaseRepository delegate;
+final class TimedRounds extends ForwardingLeaseRepository {
   private final List<Long> roundNanos = Collections.synchronizedList(new ArrayList<>());
 
   TimedRounds(LeaseRepository delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void reset() {
@@ -48,34 +45,9 @@ final class TimedRounds implements LeaseRepository {
   public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
     long start = System.nanoTime();
     try {
-      return delegate.saveAll(writes);
+      return delegate().saveAll(writes);
     } finally {
       roundNanos.add(System.nanoTime() - start);
     }
-  }
-
-  @Override
-  public Optional<LeaseSnapshot> load(String key) {
-    return delegate.load(key);
-  }
-
-  @Override
-  public List<LeaseSnapshot> loadAll() {
-    return delegate.loadAll();
-  }
-
-  @Override
-  public void save(LeaseWrite write) {
-    delegate.save(write);
-  }
-
-  @Override
-  public KeyLock lockKey(String key) throws InterruptedException {
-    return delegate.lockKey(key);
-  }
-
-  @Override
-  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
-    return delegate.lockKey(key, silenceLimit);
   }
 }
