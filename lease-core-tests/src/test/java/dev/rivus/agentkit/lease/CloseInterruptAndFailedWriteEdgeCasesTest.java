@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Edge cases around closing, interrupts, failed writes and extreme durations. */
-class ReviewedEdgeCasesTest {
+class CloseInterruptAndFailedWriteEdgeCasesTest {
 
   private static final LeaseConfig CONFIG =
       LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));

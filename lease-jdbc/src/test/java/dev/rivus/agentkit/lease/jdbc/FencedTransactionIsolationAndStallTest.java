@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that stalls inside one.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class FencedTransactionReviewTest {
+class FencedTransactionIsolationAndStallTest {
 
   static Stream<Arguments> isolations() {
     return Stream.of(TestServer.values())
