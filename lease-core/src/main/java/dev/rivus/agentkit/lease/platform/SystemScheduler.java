@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.platform;
 
+import dev.rivus.agentkit.lease.support.Durations;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -113,7 +114,9 @@ final class SystemScheduler implements LeaseScheduler {
   public Cancellable schedule(Duration delay, Runnable task) {
     ScheduledFuture<?> future;
     try {
-      future = timer.schedule(task, Durations.saturatedNanos(delay), TimeUnit.NANOSECONDS);
+      // A negative delay runs at once, as zero does: clamped here, where it was always clamped.
+      long delayNanos = Math.max(0, Durations.saturatedNanos(delay));
+      future = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closed) {
       return () -> {}; // closed: nothing runs any more, as with every task not yet started
     }

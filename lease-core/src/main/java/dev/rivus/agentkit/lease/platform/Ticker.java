@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.platform;
 
+import dev.rivus.agentkit.lease.support.Durations;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 

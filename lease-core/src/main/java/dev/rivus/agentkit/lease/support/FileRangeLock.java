@@ -154,7 +154,8 @@ public final class FileRangeLock {
     if (maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
-    return acquire(saturatedNanos(maxWait));
+    // Never negative here (refused above), which acquire would take for no limit at all.
+    return acquire(Durations.saturatedNanos(maxWait));
   }
 
   /** Waits for the lock; a negative budget means no limit. */
@@ -276,14 +277,6 @@ public final class FileRangeLock {
   private static String describe(IOException e) {
     String kind = e.getClass().getSimpleName();
     return e.getMessage() == null ? kind : kind + ": " + e.getMessage();
-  }
-
-  private static long saturatedNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
   }
 
   @Override
