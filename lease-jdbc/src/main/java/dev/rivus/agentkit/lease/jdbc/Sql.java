@@ -9,6 +9,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.support.Durations;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -205,7 +206,9 @@ final class Sql {
     statement.setLong(i++, process.pid());
     setNullable(statement, i++, process.processStart());
     statement.setString(i++, holder.handleId());
-    statement.setLong(i++, ttlNanos(snapshot.ttl()));
+    // A TTL (always positive) beyond 292 years is stored as the longest that fits, still longer
+    // than any TTL a manager accepts.
+    statement.setLong(i++, Durations.saturatedNanos(snapshot.ttl()));
     Instant updatedAt = snapshot.updatedAt();
     statement.setLong(i++, updatedAt.getEpochSecond());
     statement.setInt(i++, updatedAt.getNano());
@@ -238,18 +241,6 @@ final class Sql {
         new HolderIdentity(process, row.getString(10)),
         Duration.ofNanos(row.getLong(11)),
         updatedAt);
-  }
-
-  /**
-   * The TTL in nanoseconds. One beyond 292 years does not fit; it is stored as the longest that
-   * does, still longer than any TTL a manager accepts.
-   */
-  private static long ttlNanos(Duration ttl) {
-    try {
-      return ttl.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
   }
 
   private static void setNullable(PreparedStatement statement, int index, @Nullable String value)

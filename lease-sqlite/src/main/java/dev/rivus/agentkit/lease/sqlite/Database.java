@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.StoreLost;
+import dev.rivus.agentkit.lease.support.Durations;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -85,7 +86,8 @@ final class Database implements AutoCloseable {
   Database(Path file, SqliteOptions options, Connections.Access access) {
     this.file = file;
     this.budget = options.busyWait();
-    this.budgetNanos = saturatedNanos(options.busyWait());
+    // Never negative (SqliteOptions refuses that); a budget beyond 292 years is the longest.
+    this.budgetNanos = Durations.saturatedNanos(options.busyWait());
     this.maxConnections = options.maxConnections();
     this.failures = new SqliteFailures(file);
     this.permits = new Semaphore(maxConnections, true);
@@ -337,14 +339,6 @@ final class Database implements AutoCloseable {
   public void close() {
     closed = true;
     connections.close();
-  }
-
-  private static long saturatedNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.ProcessIdentity;
+import dev.rivus.agentkit.lease.support.Durations;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -101,7 +102,9 @@ final class Rows {
     statement.setLong(1, snapshot.generation());
     statement.setLong(2, snapshot.revision());
     statement.setString(3, snapshot.state().name());
-    statement.setLong(4, ttlNanos(snapshot.ttl()));
+    // A TTL (always positive) beyond 292 years is stored as the longest that fits, still longer
+    // than any TTL a manager accepts (LeaseConfig.MAX_DURATION).
+    statement.setLong(4, Durations.saturatedNanos(snapshot.ttl()));
     Instant updatedAt = snapshot.updatedAt();
     statement.setLong(5, updatedAt.getEpochSecond());
     statement.setLong(6, updatedAt.getNano());
@@ -143,18 +146,6 @@ final class Rows {
     statement.setBytes(4, keyBytes);
     statement.setLong(5, write.expectedRevision());
     statement.setLong(6, snapshot.generation());
-  }
-
-  /**
-   * The TTL in nanoseconds. One beyond 292 years does not fit; it is stored as the longest that
-   * does, still longer than any TTL a manager accepts ({@link LeaseConfig#MAX_DURATION}).
-   */
-  static long ttlNanos(Duration ttl) {
-    try {
-      return ttl.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
   }
 
   private static void setNullable(PreparedStatement statement, int index, @Nullable String value)
