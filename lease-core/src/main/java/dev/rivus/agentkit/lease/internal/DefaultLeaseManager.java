@@ -12,7 +12,6 @@ import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
-import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
@@ -23,7 +22,6 @@ import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.Ticker;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,15 +52,11 @@ public final class DefaultLeaseManager implements LeaseManager {
   private static final Duration CLOCK_WARNING_INTERVAL = Duration.ofMinutes(1);
   private static final long NEVER_WARNED = Long.MIN_VALUE;
 
-  private final LeaseRepository repository;
-  private final Timing timing;
-  private final Duration keyLockSilenceLimit;
-  private final Ticker ticker;
-  private final Clock wallClock;
+  /** What the manager is made of; handed to the classes that do its work, not the manager. */
+  private final ManagerParts parts;
+
   private final LivenessJudge livenessJudge;
-  private final LeaseScheduler scheduler;
   private final ProcessIdentity self;
-  private final String name;
 
   /** Unique among managers: it prefixes the handle ids written to records. */
   private final String managerId;
@@ -70,16 +64,17 @@ public final class DefaultLeaseManager implements LeaseManager {
   private final AtomicLong handles = new AtomicLong();
   private final AtomicLong lastClockWarning = new AtomicLong(NEVER_WARNED);
   private final Observations observations;
-  private final OwnTombstones ownTombstones = new OwnTombstones();
 
   /** In key order, so that a renewal round hands its batch to the repository in key order. */
   private final Set<ManagedLease> held = new ConcurrentSkipListSet<>(ManagedLease.KEY_ORDER);
 
   private final Set<FencedRunner> fencedWork = ConcurrentHashMap.newKeySet();
-  private final Warnings warnings;
-  private final Events events;
   private final Releases releases;
   private final Renewer renewer;
+
+  /** All its leases reach of the manager besides the parts. */
+  private final LeaseOwner leaseOwner = new OwnerOfLeases();
+
   private volatile boolean closed;
 
   /**
@@ -88,23 +83,29 @@ public final class DefaultLeaseManager implements LeaseManager {
    * @param settings what the manager is made of
    */
   public DefaultLeaseManager(ManagerSettings settings) {
-    this.repository = settings.repository();
-    this.timing = new Timing(settings.config());
-    this.keyLockSilenceLimit = settings.config().ttl().plus(settings.grace());
-    this.ticker = settings.ticker();
-    this.wallClock = settings.wallClock();
     this.livenessJudge = settings.livenessJudge();
     this.self = settings.currentProcess();
     String random = UUID.randomUUID().toString().substring(0, 13);
     String given = settings.name();
-    this.name = given != null ? given : random;
+    String name = given != null ? given : random;
     this.managerId = given != null ? given + "-" + random.substring(0, 8) : random;
+    Ticker ticker = settings.ticker();
     this.observations = new Observations(ticker::nanoTime, settings.config().ttl());
-    this.scheduler = settings.scheduler().newScheduler("lease-" + name);
-    this.warnings = new Warnings(scheduler);
-    this.events = new Events(settings.listener(), scheduler, name);
-    this.releases = new Releases(this);
-    this.renewer = new Renewer(this);
+    LeaseScheduler scheduler = settings.scheduler().newScheduler("lease-" + name);
+    this.parts =
+        new ManagerParts(
+            name,
+            settings.repository(),
+            ticker,
+            settings.wallClock(),
+            scheduler,
+            new Timing(settings.config()),
+            settings.config().ttl().plus(settings.grace()),
+            new Events(settings.listener(), scheduler, name),
+            new Warnings(scheduler),
+            new OwnTombstones());
+    this.releases = new Releases(parts, this::forget);
+    this.renewer = new Renewer(parts, held, this::storeLost, this::checkKeyLocks);
   }
 
   @Override
@@ -124,7 +125,7 @@ public final class DefaultLeaseManager implements LeaseManager {
     if (maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
-    long start = ticker.nanoTime();
+    long start = parts.ticker().nanoTime();
     while (true) {
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
@@ -132,17 +133,17 @@ public final class DefaultLeaseManager implements LeaseManager {
       try {
         return attempt(key);
       } catch (LeaseHeld held) {
-        Duration remaining = maxWait.minusNanos(ticker.nanoTime() - start);
+        Duration remaining = maxWait.minusNanos(parts.ticker().nanoTime() - start);
         if (remaining.isNegative() || remaining.isZero()) {
           throw held;
         }
-        ticker.sleep(pause(remaining, held.ttl().minus(held.observedUnchanged())));
+        parts.ticker().sleep(pause(remaining, held.ttl().minus(held.observedUnchanged())));
       } catch (TooSlow slow) {
-        Duration remaining = maxWait.minusNanos(ticker.nanoTime() - start);
+        Duration remaining = maxWait.minusNanos(parts.ticker().nanoTime() - start);
         if (remaining.isNegative() || remaining.isZero()) {
           throw slow.failure;
         }
-        ticker.sleep(pause(remaining, remaining));
+        parts.ticker().sleep(pause(remaining, remaining));
       }
     }
   }
@@ -151,7 +152,7 @@ public final class DefaultLeaseManager implements LeaseManager {
    * How long to wait before looking again: soon enough to notice a release or the TTL running out.
    */
   private Duration pause(Duration remaining, Duration untilTtl) {
-    Duration poll = min(timing.config().heartbeat().dividedBy(2), MAX_POLL);
+    Duration poll = min(parts.timing().config().heartbeat().dividedBy(2), MAX_POLL);
     long jittered = (long) (poll.toNanos() * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
     Duration pause = min(Duration.ofNanos(Math.max(1, jittered)), remaining);
     return untilTtl.isNegative() || untilTtl.isZero() ? pause : min(pause, untilTtl);
@@ -171,16 +172,17 @@ public final class DefaultLeaseManager implements LeaseManager {
     for (int race = 0; race < MAX_RACES; race++) {
       requireOpen();
       // After a release of its own, the first try writes without reading (see OwnTombstones).
-      Optional<LeaseSnapshot> stored = race == 0 ? ownTombstones.take(key) : Optional.empty();
+      Optional<LeaseSnapshot> stored =
+          race == 0 ? parts.ownTombstones().take(key) : Optional.empty();
       if (stored.isEmpty()) {
-        stored = repository.load(key);
+        stored = parts.repository().load(key);
       }
       HolderIdentity holder = new HolderIdentity(self, managerId + "-" + handles.incrementAndGet());
       Acquisition how = judge(key, stored);
       LeaseWrite write = nextRecord(key, stored, holder);
-      long start = ticker.nanoTime();
+      long start = parts.ticker().nanoTime();
       try {
-        repository.save(write);
+        parts.repository().save(write);
       } catch (RevisionConflict lostRace) {
         continue; // another writer moved first: read again and judge again
       } catch (StoreLost lost) {
@@ -189,8 +191,8 @@ public final class DefaultLeaseManager implements LeaseManager {
         releases.releaseIfWritten(write, failure);
         throw failure;
       }
-      long elapsed = ticker.nanoTime() - start;
-      if (!timing.leavesRoomForRenewal(elapsed)) {
+      long elapsed = parts.ticker().nanoTime() - start;
+      if (!parts.timing().leavesRoomForRenewal(elapsed)) {
         // A write that took most of the TTL would hand out a lease that is lost moments later.
         releases.releaseQuietly(write.snapshot());
         throw new TooSlow(tooSlow(key, elapsed));
@@ -212,7 +214,7 @@ public final class DefaultLeaseManager implements LeaseManager {
                 + " renewal, so it was released again; the repository is too slow for this TTL",
             key,
             elapsedNanos / 1e9,
-            timing.config().ttl().toNanos() / 1e9),
+            parts.timing().config().ttl().toNanos() / 1e9),
         null);
   }
 
@@ -224,13 +226,13 @@ public final class DefaultLeaseManager implements LeaseManager {
     LeaseSnapshot current = stored.get();
     Acquisition how = Acquisition.AFTER_RELEASE;
     if (current.isHeld()) {
-      Duration ttl = timing.config().ttl();
+      Duration ttl = parts.timing().config().ttl();
       // Parties on one key may be configured differently: wait for the longer promise.
       Duration effectiveTtl = max(ttl, current.ttl());
       Liveness liveness = livenessJudge.judge(current.holder().process());
       Duration unchanged = observations.observe(current, effectiveTtl);
       if (liveness != Liveness.GONE && unchanged.compareTo(effectiveTtl) < 0) {
-        events.heldByAnother(current, unchanged, effectiveTtl, liveness);
+        parts.events().heldByAnother(current, unchanged, effectiveTtl, liveness);
         throw new LeaseHeld(current, unchanged, effectiveTtl, liveness);
       }
       how = liveness == Liveness.GONE ? Acquisition.DEAD_HOLDER : Acquisition.TTL_TAKEOVER;
@@ -241,8 +243,8 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   /** The write this acquisition makes. */
   private LeaseWrite nextRecord(String key, Optional<LeaseSnapshot> stored, HolderIdentity holder) {
-    Duration ttl = timing.config().ttl();
-    Instant now = wallClock.instant();
+    Duration ttl = parts.timing().config().ttl();
+    Instant now = parts.wallClock().instant();
     if (stored.isEmpty()) {
       return LeaseSnapshot.firstAcquisition(key, holder, ttl, now);
     }
@@ -259,32 +261,35 @@ public final class DefaultLeaseManager implements LeaseManager {
    * start below the tokens given so far.
    */
   private void clockBehind(String key, long generation, Instant now, long aheadMicros) {
-    long at = ticker.nanoTime();
+    long at = parts.ticker().nanoTime();
     long last = lastClockWarning.get();
     boolean warnedRecently = last != NEVER_WARNED && at - last < CLOCK_WARNING_INTERVAL.toNanos();
     if (warnedRecently || !lastClockWarning.compareAndSet(last, at)) {
       return;
     }
-    warnings.warn(
-        () ->
-            String.format(
-                Locale.ROOT,
-                "lease '%s': the wall clock (%s) is %.3f s behind stored generation %d (a time in"
-                    + " microseconds): generations now rise by one from the stored ones, and a"
-                    + " store lost, renamed or restored from an old copy before this clock catches"
-                    + " up would give tokens below them; the resource's token check still refuses"
-                    + " old holders. Was the clock set back, or was a writer's clock ahead?",
-                key,
-                now,
-                aheadMicros / 1e6,
-                generation),
-        null);
+    parts
+        .warnings()
+        .warn(
+            () ->
+                String.format(
+                    Locale.ROOT,
+                    "lease '%s': the wall clock (%s) is %.3f s behind stored generation %d (a time in"
+                        + " microseconds): generations now rise by one from the stored ones, and a"
+                        + " store lost, renamed or restored from an old copy before this clock catches"
+                        + " up would give tokens below them; the resource's token check still refuses"
+                        + " old holders. Was the clock set back, or was a writer's clock ahead?",
+                    key,
+                    now,
+                    aheadMicros / 1e6,
+                    generation),
+            null);
   }
 
   private Lease hold(LeaseSnapshot acquired, long startNanos, Acquisition how) {
-    ManagedLease lease = new ManagedLease(this, handles.incrementAndGet(), acquired, startNanos);
+    ManagedLease lease =
+        new ManagedLease(parts, leaseOwner, handles.incrementAndGet(), acquired, startNanos);
     // Told before anyone can renew, lose or release the lease, so that it is told first.
-    events.acquired(acquired.key(), acquired.generation(), how);
+    parts.events().acquired(acquired.key(), acquired.generation(), how);
     synchronized (this) {
       // close() marks the manager closed under this monitor: either it sees this lease, or we see
       // it closed and release what we just wrote.
@@ -313,95 +318,64 @@ public final class DefaultLeaseManager implements LeaseManager {
     }
   }
 
-  void forget(ManagedLease lease) {
+  private void forget(ManagedLease lease) {
     held.remove(lease);
   }
 
   /** The store is gone: every lease held through it is lost, at once. */
-  void storeLost(StoreLost lost) {
-    ownTombstones.clear();
+  private void storeLost(StoreLost lost) {
+    parts.ownTombstones().clear();
     Losses losses = new Losses(); // one log line for all of them
     for (ManagedLease lease : held) {
       lease.lose(LeaseLost.Reason.STORE_LOST, null, lost, losses);
     }
-    losses.tell(this);
-  }
-
-  /** Releases a closed lease's record if it is still ours; waits for it, never throws. */
-  void release(ManagedLease lease, boolean wasHeld) {
-    releases.release(lease, wasHeld);
-  }
-
-  Set<ManagedLease> held() {
-    return held;
-  }
-
-  /**
-   * Fenced work of a lease started holding a key lock, or ended, so that rounds check its key
-   * locks.
-   */
-  void fencedWork(FencedRunner runner, boolean running) {
-    if (running) {
-      fencedWork.add(runner);
-    } else {
-      fencedWork.remove(runner);
-    }
+    losses.tell(parts);
   }
 
   /**
    * Asks the key locks of running fenced work whether they are still held; on the repository lane.
    */
-  void checkKeyLocks() {
+  private void checkKeyLocks() {
     for (FencedRunner runner : fencedWork) {
       runner.checkKeyLocks();
     }
   }
 
-  LeaseRepository repository() {
-    return repository;
-  }
+  /** The manager as its leases see it: {@link LeaseOwner}, and nothing else of the manager. */
+  private final class OwnerOfLeases implements LeaseOwner {
+    @Override
+    public void release(ManagedLease lease, boolean wasHeld) {
+      releases.release(lease, wasHeld);
+    }
 
-  Ticker ticker() {
-    return ticker;
-  }
+    @Override
+    public void forget(ManagedLease lease) {
+      DefaultLeaseManager.this.forget(lease);
+    }
 
-  Clock wallClock() {
-    return wallClock;
-  }
+    @Override
+    public void fencedWork(FencedRunner runner, boolean running) {
+      if (running) {
+        fencedWork.add(runner);
+      } else {
+        fencedWork.remove(runner);
+      }
+    }
 
-  Events events() {
-    return events;
-  }
-
-  LeaseScheduler scheduler() {
-    return scheduler;
-  }
-
-  Timing timing() {
-    return timing;
-  }
-
-  /** The silence limit of fenced work's key locks: the TTL plus the grace. */
-  Duration keyLockSilenceLimit() {
-    return keyLockSilenceLimit;
-  }
-
-  Warnings warnings() {
-    return warnings;
-  }
-
-  OwnTombstones ownTombstones() {
-    return ownTombstones;
+    @Override
+    public void storeLost(StoreLost lost) {
+      DefaultLeaseManager.this.storeLost(lost);
+    }
   }
 
   @Override
   public LeaseConfig config() {
-    return timing.config();
+    return parts.timing().config();
   }
 
   @Override
   public String name() {
-    return name;
+    return parts.name();
   }
 
   @Override
@@ -418,8 +392,8 @@ public final class DefaultLeaseManager implements LeaseManager {
       renewer.close();
       releases.closeAll(open);
     } finally {
-      warnings.flushLosses();
-      scheduler.close();
+      parts.warnings().flushLosses();
+      parts.scheduler().close();
     }
   }
 
@@ -439,7 +413,13 @@ public final class DefaultLeaseManager implements LeaseManager {
 
   @Override
   public String toString() {
-    return "LeaseManager[" + name + ", " + held.size() + " held, " + timing.config() + "]";
+    return "LeaseManager["
+        + parts.name()
+        + ", "
+        + held.size()
+        + " held, "
+        + parts.timing().config()
+        + "]";
   }
 
   /** An acquisition whose write took too much of the TTL; a waiting acquire tries again. */

@@ -10,7 +10,6 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
 import dev.rivus.agentkit.lease.StoreLost;
-import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -27,16 +26,18 @@ import org.jspecify.annotations.Nullable;
 final class FencedRunner {
 
   private final ManagedLease lease;
-  private final LeaseRepository repository;
-  private final LeaseScheduler scheduler;
+  private final ManagerParts parts;
+
+  /** The manager holding the lease: told of running fenced work, and of a lost store. */
+  private final LeaseOwner owner;
 
   /** The key locks held by fenced work now running, by thread; made on first use. */
   private @Nullable IdentityHashMap<Thread, LeaseRepository.KeyLock> keyLocks; // guarded by this
 
-  FencedRunner(ManagedLease lease, LeaseRepository repository, LeaseScheduler scheduler) {
+  FencedRunner(ManagedLease lease, ManagerParts parts, LeaseOwner owner) {
     this.lease = lease;
-    this.repository = repository;
-    this.scheduler = scheduler;
+    this.parts = parts;
+    this.owner = owner;
   }
 
   <T extends @Nullable Object, X extends Exception> T run(
@@ -52,7 +53,7 @@ final class FencedRunner {
             "runFenced called from fenced work of the same lease '" + lease.key() + "'");
       }
     }
-    WorkCall call = new WorkCall(lease, scheduler, interruptible);
+    WorkCall call = new WorkCall(lease, parts, interruptible);
     join(call);
     try {
       LeaseRepository.KeyLock keyLock = takeKeyLock(call);
@@ -77,7 +78,7 @@ final class FencedRunner {
   <T extends @Nullable Object, X extends Exception> T runUnfenced(LeaseWork<T, X> work)
       throws X, InterruptedException {
     Objects.requireNonNull(work, "work");
-    WorkCall call = new WorkCall(lease, scheduler, true);
+    WorkCall call = new WorkCall(lease, parts, true);
     join(call);
     try {
       if (!call.startWork()) {
@@ -129,14 +130,14 @@ final class FencedRunner {
       keyLocks = new IdentityHashMap<>(2);
     }
     keyLocks.put(thread, keyLock);
-    lease.manager().fencedWork(this, true);
+    owner.fencedWork(this, true);
   }
 
   private synchronized void unregister(Thread thread) {
     if (keyLocks != null) {
       keyLocks.remove(thread);
       if (keyLocks.isEmpty()) {
-        lease.manager().fencedWork(this, false);
+        owner.fencedWork(this, false);
       }
     }
   }
@@ -153,10 +154,11 @@ final class FencedRunner {
   }
 
   private LeaseRepository.KeyLock takeKeyLock(WorkCall call) throws InterruptedException {
+    LeaseRepository repository = parts.repository();
     try {
       // Bounded by the holder's silence: once the lease is lost, checkKeyLocks stops asking, and
       // a storage across a network may end the lock after the TTL and the grace.
-      return repository.lockKey(lease.key(), lease.manager().keyLockSilenceLimit());
+      return repository.lockKey(lease.key(), parts.keyLockSilenceLimit());
     } catch (InterruptedException e) {
       if (call.interruptedByLoss()) {
         throw withSuppressed(lease.lossOrReleased().rethrown(), e);
@@ -173,7 +175,7 @@ final class FencedRunner {
   private void confirmOwnership(WorkCall call) {
     Optional<LeaseSnapshot> stored;
     try {
-      stored = repository.load(lease.key());
+      stored = parts.repository().load(lease.key());
     } catch (StoreLost lost) {
       throw storeLost(lost);
     } catch (RuntimeException e) {
@@ -194,7 +196,7 @@ final class FencedRunner {
 
   private LeaseLost storeLost(StoreLost lost) {
     lease.lose(LeaseLost.Reason.STORE_LOST, null, lost);
-    lease.manager().storeLost(lost);
+    owner.storeLost(lost);
     return lease.lossOrReleased().rethrown();
   }
 

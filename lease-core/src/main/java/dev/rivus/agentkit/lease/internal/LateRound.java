@@ -22,32 +22,29 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class LateRound {
 
-  private final DefaultLeaseManager manager;
+  private final ManagerParts parts;
   private final ManagedLease atRisk;
   private final int leases;
   private final long startNanos;
   private final AtomicBoolean settled = new AtomicBoolean();
   private final LeaseScheduler.Cancellable timer;
 
-  private LateRound(DefaultLeaseManager manager, ManagedLease atRisk, int leases, long startNanos) {
-    this.manager = manager;
+  private LateRound(ManagerParts parts, ManagedLease atRisk, int leases, long startNanos) {
+    this.parts = parts;
     this.atRisk = atRisk;
     this.leases = leases;
     this.startNanos = startNanos;
-    long lateAt = atRisk.deadlineNanos() - manager.timing().lateMarginNanos();
+    long lateAt = atRisk.deadlineNanos() - parts.timing().lateMarginNanos();
     this.timer =
-        manager
-            .scheduler()
-            .schedule(Duration.ofNanos(Math.max(0, lateAt - startNanos)), this::tell);
+        parts.scheduler().schedule(Duration.ofNanos(Math.max(0, lateAt - startNanos)), this::tell);
   }
 
   /**
    * Starts watching a round that began at {@code startNanos} and renews {@code leases} leases, of
    * which {@code atRisk} has the earliest deadline.
    */
-  static LateRound watch(
-      DefaultLeaseManager manager, ManagedLease atRisk, int leases, long startNanos) {
-    return new LateRound(manager, atRisk, leases, startNanos);
+  static LateRound watch(ManagerParts parts, ManagedLease atRisk, int leases, long startNanos) {
+    return new LateRound(parts, atRisk, leases, startNanos);
   }
 
   /** The round is over: nothing is told after this. */
@@ -61,12 +58,12 @@ final class LateRound {
     if (!settled.compareAndSet(false, true)) {
       return;
     }
-    Ticker ticker = manager.ticker();
+    Ticker ticker = parts.ticker();
     long now = ticker.nanoTime();
     Duration running = Duration.ofNanos(now - startNanos);
     Duration ttlLeft = Duration.ofNanos(Math.max(0, atRisk.deadlineNanos() - now));
-    manager.events().renewalLate(atRisk, leases, running, ttlLeft);
-    manager.warnings().warn(() -> message(running, ttlLeft), null);
+    parts.events().renewalLate(atRisk, leases, running, ttlLeft);
+    parts.warnings().warn(() -> message(running, ttlLeft), null);
   }
 
   private String message(Duration running, Duration ttlLeft) {
@@ -79,11 +76,11 @@ final class LateRound {
             + " in its docs)",
         leases,
         leases == 1 ? "" : "s",
-        manager.name(),
+        parts.name(),
         running.toNanos() / 1e9,
         atRisk.key(),
         ttlLeft.toNanos() / 1e9,
-        manager.timing().heartbeatNanos() / 1e9,
-        manager.timing().config().ttl().toNanos() / 1e9);
+        parts.timing().heartbeatNanos() / 1e9,
+        parts.timing().config().ttl().toNanos() / 1e9);
   }
 }

@@ -32,13 +32,13 @@ final class Losses {
   }
 
   /** Logs the losses added so far, in one line with those of the manager's last heartbeat. */
-  void tell(DefaultLeaseManager manager) {
+  void tell(ManagerParts parts) {
     if (lost.isEmpty()) {
       return;
     }
     List<ManagedLease> told = List.copyOf(lost);
     lost.clear();
-    manager.warnings().lost(told, manager.timing().config().heartbeat());
+    parts.warnings().lost(told, parts.timing().config().heartbeat());
   }
 
   /**

@@ -27,7 +27,11 @@ final class ManagedLease implements Lease {
   static final Comparator<ManagedLease> KEY_ORDER =
       Comparator.comparing(ManagedLease::key).thenComparingLong(lease -> lease.handle);
 
-  private final DefaultLeaseManager manager;
+  private final ManagerParts parts;
+
+  /** The manager holding this lease, as far as the lease calls back into it. */
+  private final LeaseOwner owner;
+
   private final long handle;
   private final LossSignal signal;
   private final FencedRunner fenced;
@@ -54,15 +58,20 @@ final class ManagedLease implements Lease {
   private volatile boolean endTold;
 
   ManagedLease(
-      DefaultLeaseManager manager, long handle, LeaseSnapshot acquired, long acquiredAtNanos) {
-    this.manager = manager;
+      ManagerParts parts,
+      LeaseOwner owner,
+      long handle,
+      LeaseSnapshot acquired,
+      long acquiredAtNanos) {
+    this.parts = parts;
+    this.owner = owner;
     this.handle = handle;
     this.acquired = acquired;
     this.revision = acquired.revision();
-    this.signal = new LossSignal(manager.scheduler());
-    this.fenced = new FencedRunner(this, manager.repository(), manager.scheduler());
+    this.signal = new LossSignal(parts.scheduler());
+    this.fenced = new FencedRunner(this, parts, owner);
     this.renewedAtNanos = acquiredAtNanos;
-    this.dueNanos = acquiredAtNanos + manager.timing().heartbeatNanos();
+    this.dueNanos = acquiredAtNanos + parts.timing().heartbeatNanos();
   }
 
   @Override
@@ -90,7 +99,7 @@ final class ManagedLease implements Lease {
     if (signal.isLost()) {
       return false;
     }
-    if (manager.ticker().nanoTime() - deadlineNanos() >= 0) {
+    if (parts.ticker().nanoTime() - deadlineNanos() >= 0) {
       // Past its deadline the lease is lost, whether or not the timer has run yet: after a pause
       // (SIGSTOP, a frozen VM, a long GC) the thread that asks may wake before the timer does.
       lose(LeaseLost.Reason.EXPIRED, null, lastFailure, losses);
@@ -126,9 +135,9 @@ final class ManagedLease implements Lease {
   public void close() {
     Closing closing = markClosed();
     if (closing != Closing.NOTHING_TO_RELEASE) {
-      manager.release(this, closing == Closing.RELEASE_HELD);
+      owner.release(this, closing == Closing.RELEASE_HELD);
     }
-    manager.forget(this);
+    owner.forget(this);
   }
 
   /** What closing a handle leaves to do. */
@@ -187,15 +196,15 @@ final class ManagedLease implements Lease {
       @Nullable Losses losses) {
     boolean first = signal.declare(new LossSignal.Loss(key(), generation(), reason, seen, cause));
     if (first) {
-      manager.events().ended(this, reason);
+      parts.events().ended(this, reason);
     }
     if (first && reason != LeaseLost.Reason.RELEASED) {
       if (losses == null) {
-        manager.warnings().lost(List.of(this), manager.timing().config().heartbeat());
+        parts.warnings().lost(List.of(this), parts.timing().config().heartbeat());
       } else {
         losses.add(this);
       }
-      manager.forget(this);
+      owner.forget(this);
     }
     return first;
   }
@@ -242,10 +251,6 @@ final class ManagedLease implements Lease {
     return endTold;
   }
 
-  DefaultLeaseManager manager() {
-    return manager;
-  }
-
   LossSignal signal() {
     return signal;
   }
@@ -279,7 +284,7 @@ final class ManagedLease implements Lease {
   }
 
   long deadlineNanos() {
-    return renewedAtNanos + manager.timing().lossAfterNanos();
+    return renewedAtNanos + parts.timing().lossAfterNanos();
   }
 
   @Nullable RuntimeException lastFailure() {
@@ -292,7 +297,7 @@ final class ManagedLease implements Lease {
     if (startNanos - renewedAtNanos > 0) {
       renewedAtNanos = startNanos;
     }
-    dueNanos = startNanos + manager.timing().heartbeatNanos();
+    dueNanos = startNanos + parts.timing().heartbeatNanos();
     lastFailure = null;
   }
 

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,14 +34,18 @@ final class Releases {
 
   private static final int RELEASE_ATTEMPTS = 3;
 
-  private final DefaultLeaseManager manager;
+  private final ManagerParts parts;
   private final LeaseRepository repository;
   private final Clock wallClock;
 
-  Releases(DefaultLeaseManager manager) {
-    this.manager = manager;
-    this.repository = manager.repository();
-    this.wallClock = manager.wallClock();
+  /** Tells the manager that a lease of a closing manager ended: rounds no longer visit it. */
+  private final Consumer<ManagedLease> forget;
+
+  Releases(ManagerParts parts, Consumer<ManagedLease> forget) {
+    this.parts = parts;
+    this.repository = parts.repository();
+    this.wallClock = parts.wallClock();
+    this.forget = forget;
   }
 
   /**
@@ -83,7 +88,7 @@ final class Releases {
       if (lease.markClosed() != ManagedLease.Closing.NOTHING_TO_RELEASE) {
         toRelease.add(lease);
       }
-      manager.forget(lease);
+      forget.accept(lease);
     }
     if (!toRelease.isEmpty()) {
       onRepositoryLane(toRelease.size() + " lease(s)", () -> releaseAll(toRelease));
@@ -99,7 +104,7 @@ final class Releases {
     try {
       outcomes = repository.saveAll(writes);
     } catch (RuntimeException failure) {
-      manager
+      parts
           .warnings()
           .warn(
               "could not release "
@@ -111,7 +116,7 @@ final class Releases {
     for (int i = 0; i < outcomes.size(); i++) {
       LeaseException failure = outcomes.get(i).failure();
       if (failure == null) {
-        manager.ownTombstones().written(writes.get(i).snapshot());
+        parts.ownTombstones().written(writes.get(i).snapshot());
       } else if (failure instanceof RevisionConflict) {
         // renewed meanwhile: judge it again
         warnIfFailed(leases.get(i).current(), releaseIfOurs(leases.get(i).current()));
@@ -158,7 +163,7 @@ final class Releases {
       try {
         LeaseWrite release = current.release(wallClock.instant());
         repository.save(release);
-        manager.ownTombstones().written(release.snapshot());
+        parts.ownTombstones().written(release.snapshot());
         return null;
       } catch (RevisionConflict conflict) {
         Optional<LeaseSnapshot> stored;
@@ -195,7 +200,7 @@ final class Releases {
   }
 
   private void warnNotReleased(LeaseSnapshot mine, Throwable failure) {
-    manager
+    parts
         .warnings()
         .warn(
             "could not release lease '"
@@ -212,7 +217,7 @@ final class Releases {
    */
   private void onRepositoryLane(String what, Runnable release) {
     CountDownLatch done = new CountDownLatch(1);
-    manager
+    parts
         .scheduler()
         .execute(
             Lane.REPOSITORY,
@@ -223,9 +228,9 @@ final class Releases {
                 done.countDown();
               }
             });
-    long waitNanos = manager.timing().config().ttl().toNanos();
+    long waitNanos = parts.timing().config().ttl().toNanos();
     if (!awaitUninterruptibly(done, waitNanos)) {
-      manager
+      parts
           .warnings()
           .warn(
               "the release of "

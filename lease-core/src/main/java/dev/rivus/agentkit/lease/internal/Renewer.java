@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,13 +51,22 @@ import org.jspecify.annotations.Nullable;
  */
 final class Renewer {
 
-  private final DefaultLeaseManager manager;
+  private final ManagerParts parts;
   private final LeaseRepository repository;
   private final Ticker ticker;
   private final Clock wallClock;
   private final Events events;
   private final LeaseScheduler scheduler;
   private final Timing timing;
+
+  /** The manager's held leases, in key order: visited by ticks and rounds, changed by others. */
+  private final Iterable<ManagedLease> held;
+
+  /** Loses every lease of the manager at once: a round found their store gone. */
+  private final Consumer<StoreLost> storeLost;
+
+  /** Asks the key locks of the manager's running fenced work whether they are still held. */
+  private final Runnable checkKeyLocks;
 
   private boolean roundRunning; // guarded by this
   private long dueWhileRunning = Long.MAX_VALUE; // guarded by this: leases added during a round
@@ -74,14 +84,21 @@ final class Renewer {
   private long deadlineWhileRunning = Long.MAX_VALUE; // guarded by this: leases added in a round
   private long additions; // guarded by this: leases added so far
 
-  Renewer(DefaultLeaseManager manager) {
-    this.manager = manager;
-    this.repository = manager.repository();
-    this.ticker = manager.ticker();
-    this.wallClock = manager.wallClock();
-    this.events = manager.events();
-    this.scheduler = manager.scheduler();
-    this.timing = manager.timing();
+  Renewer(
+      ManagerParts parts,
+      Iterable<ManagedLease> held,
+      Consumer<StoreLost> storeLost,
+      Runnable checkKeyLocks) {
+    this.parts = parts;
+    this.repository = parts.repository();
+    this.ticker = parts.ticker();
+    this.wallClock = parts.wallClock();
+    this.events = parts.events();
+    this.scheduler = parts.scheduler();
+    this.timing = parts.timing();
+    this.held = held;
+    this.storeLost = storeLost;
+    this.checkKeyLocks = checkKeyLocks;
   }
 
   /**
@@ -148,7 +165,7 @@ final class Renewer {
     long nextDue = Long.MAX_VALUE;
     boolean anyDue = false;
     Losses losses = new Losses(); // many leases expiring at one tick make one log line
-    for (ManagedLease lease : manager.held()) {
+    for (ManagedLease lease : held) {
       if (lease.signal().isLost()) { // the deadline is judged just below, against this tick's now
         continue;
       }
@@ -165,7 +182,7 @@ final class Renewer {
         nextDue = Math.min(nextDue, due);
       }
     }
-    losses.tell(manager);
+    losses.tell(parts);
     boolean startRound;
     synchronized (this) {
       // Exact for the leases visited; a lease added meanwhile may not have been visited.
@@ -188,9 +205,9 @@ final class Renewer {
 
   /**
    * On the repository lane: one batch of renewals, then the key lock checks, then the next tick,
-   * planned from what this round saw. The leases come in key order (see {@link
-   * DefaultLeaseManager#held}), so the batch does too, which spares a database a sort; each lease
-   * is visited once to build the batch and once to take its outcome.
+   * planned from what this round saw. The leases come in key order (see {@link #held}), so the
+   * batch does too, which spares a database a sort; each lease is visited once to build the batch
+   * and once to take its outcome.
    */
   private void round() {
     Next next = new Next();
@@ -205,7 +222,7 @@ final class Renewer {
       List<LeaseWrite> writes = new ArrayList<>(lastBatchSize);
       ManagedLease atRisk = null; // the due lease with the earliest deadline
       Losses expired = new Losses(); // found past their deadline before the timer: one log line
-      for (ManagedLease lease : manager.held()) {
+      for (ManagedLease lease : held) {
         if (!lease.isHeld(expired)) { // past its deadline too: never renewed then
           continue;
         }
@@ -220,14 +237,14 @@ final class Renewer {
         }
       }
       visitedAll = true;
-      expired.tell(manager);
+      expired.tell(parts);
       lastBatchSize = due.size();
       if (atRisk != null) {
-        late = LateRound.watch(manager, atRisk, due.size(), start);
+        late = LateRound.watch(parts, atRisk, due.size(), start);
         renew(due, writes, start, next);
       }
       outcomesTaken = true;
-      manager.checkKeyLocks();
+      checkKeyLocks.run();
     } finally {
       if (late != null) {
         late.end();
@@ -264,7 +281,7 @@ final class Renewer {
     try {
       outcomes = repository.saveAll(writes);
     } catch (StoreLost lost) {
-      manager.storeLost(lost);
+      storeLost.accept(lost);
       return;
     } catch (RuntimeException failure) {
       long retryAt = ticker.nanoTime() + timing.retryNanos();
@@ -321,7 +338,7 @@ final class Renewer {
     void tell() {
       events.renewed(renewed, latency);
       events.renewalsFailed(failed);
-      losses.tell(manager);
+      losses.tell(parts);
     }
   }
 
@@ -348,7 +365,7 @@ final class Renewer {
     try {
       stored = repository.load(lease.key());
     } catch (StoreLost lost) {
-      manager.storeLost(lost);
+      storeLost.accept(lost);
       return;
     } catch (RuntimeException failure) {
       failure.addSuppressed(conflict);

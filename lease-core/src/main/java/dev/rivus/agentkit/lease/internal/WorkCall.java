@@ -24,7 +24,7 @@ final class WorkCall implements LossSignal.Participant, FencingToken {
   }
 
   private final ManagedLease lease;
-  private final LeaseScheduler scheduler;
+  private final ManagerParts parts;
   private final Thread thread = Thread.currentThread();
   private final boolean interruptible;
   private final List<CancelAction> cancelActions = new ArrayList<>(); // guarded by this
@@ -35,9 +35,9 @@ final class WorkCall implements LossSignal.Participant, FencingToken {
   private boolean keepOutsideInterrupt; // guarded by this
   private int actionsRunning; // guarded by this
 
-  WorkCall(ManagedLease lease, LeaseScheduler scheduler, boolean interruptible) {
+  WorkCall(ManagedLease lease, ManagerParts parts, boolean interruptible) {
     this.lease = lease;
-    this.scheduler = scheduler;
+    this.parts = parts;
     this.interruptible = interruptible;
   }
 
@@ -169,6 +169,7 @@ final class WorkCall implements LossSignal.Participant, FencingToken {
   }
 
   private void runCancelAction(CancelAction action) {
+    LeaseScheduler scheduler = parts.scheduler();
     scheduler.execute(
         Lane.INTERRUPTS,
         () -> {
@@ -183,10 +184,7 @@ final class WorkCall implements LossSignal.Participant, FencingToken {
           try {
             action.task.run();
           } catch (RuntimeException e) {
-            lease
-                .manager()
-                .warnings()
-                .warn("cancel action of lease '" + lease.key() + "' failed", e);
+            parts.warnings().warn("cancel action of lease '" + lease.key() + "' failed", e);
           } finally {
             synchronized (this) {
               actionsRunning--;
