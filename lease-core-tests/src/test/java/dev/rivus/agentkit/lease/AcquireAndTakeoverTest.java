@@ -20,13 +20,12 @@ class AcquireAndTakeoverTest {
 
   private static final Duration TTL = Duration.ofSeconds(10);
   private static final Duration HEARTBEAT = Duration.ofSeconds(2);
-  private static final LeaseConfig CONFIG = LeaseConfig.of(TTL, HEARTBEAT);
 
   private final MemoryLeaseRepository repository = new MemoryLeaseRepository();
   private final FakePlatform holderPlatform = Samples.platformOf(100);
   private final FakePlatform observerPlatform = Samples.platformOf(200);
-  private final LeaseManager holder = holderPlatform.newManager(repository, CONFIG);
-  private final LeaseManager observer = observerPlatform.newManager(repository, CONFIG);
+  private final LeaseManager holder = holderPlatform.newManager(repository, TTL, HEARTBEAT);
+  private final LeaseManager observer = observerPlatform.newManager(repository, TTL, HEARTBEAT);
 
   @AfterEach
   void closeManagers() {
@@ -184,7 +183,8 @@ class AcquireAndTakeoverTest {
     for (ProcessIdentity elsewhere :
         new ProcessIdentity[] {Samples.inAnotherContainer(100), Samples.onAnotherBoot(100)}) {
       String key = "task-" + elsewhere.pidNamespace() + elsewhere.bootId();
-      try (LeaseManager remote = new FakePlatform(elsewhere).newManager(repository, CONFIG)) {
+      try (LeaseManager remote =
+          new FakePlatform(elsewhere).newManager(repository, TTL, HEARTBEAT)) {
         Lease lease = remote.acquire(key);
 
         assertThatThrownBy(() -> observer.acquire(key))
@@ -286,12 +286,15 @@ class AcquireAndTakeoverTest {
     assertThatThrownBy(() -> holder.acquire(null, Duration.ZERO))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("key");
-    assertThatThrownBy(() -> LeaseManager.create(null, CONFIG))
+    assertThatThrownBy(() -> LeaseManager.builder(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("repository");
-    assertThatThrownBy(() -> LeaseManager.create(repository, null))
+    assertThatThrownBy(() -> LeaseManager.builder(repository).ttl(null))
         .isInstanceOf(NullPointerException.class)
-        .hasMessage("config");
+        .hasMessage("ttl");
+    assertThatThrownBy(() -> LeaseManager.builder(repository).heartbeat(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("heartbeat");
     assertThat(repository.load("k")).isEqualTo(Optional.empty());
   }
 

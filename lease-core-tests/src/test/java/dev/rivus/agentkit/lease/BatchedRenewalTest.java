@@ -32,8 +32,7 @@ class BatchedRenewalTest {
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final CountingRepository repository = new CountingRepository(store);
   private final FakePlatform platform = Samples.platformOf(100);
-  private final LeaseManager manager =
-      platform.newManager(repository, LeaseConfig.of(TTL, HEARTBEAT));
+  private final LeaseManager manager = platform.newManager(repository, TTL, HEARTBEAT);
 
   @AfterEach
   void close() {

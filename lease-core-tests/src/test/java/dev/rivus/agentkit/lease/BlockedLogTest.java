@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class BlockedLogTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100));
+  private static final Duration TTL = Duration.ofSeconds(1);
+  private static final Duration HEARTBEAT = Duration.ofMillis(100);
 
   private final Logger logger = Logger.getLogger("dev.rivus.agentkit.lease");
   private final CountDownLatch unblock = new CountDownLatch(1);
@@ -69,13 +69,14 @@ class BlockedLogTest {
   void aBlockedLogNeitherStopsRenewalsNorKeepsALeaseAliveThatCannotBeRenewed() throws Exception {
     MemoryLeaseRepository store = new MemoryLeaseRepository();
     FlakyRepository repository = new FlakyRepository(store);
-    try (LeaseManager manager = LeaseManager.create(repository, CONFIG)) {
+    try (LeaseManager manager =
+        LeaseManager.builder(repository).ttl(TTL).heartbeat(HEARTBEAT).build()) {
       Lease taken = manager.acquire("taken");
       Lease other = manager.acquire("other");
       LeaseSnapshot mine = store.load("taken").orElseThrow();
       HolderIdentity thief = new HolderIdentity(Samples.sibling(300), "thief-1");
 
-      store.save(mine.acquisition(thief, CONFIG.ttl(), mine.updatedAt()));
+      store.save(mine.acquisition(thief, TTL, mine.updatedAt()));
       await().atMost(Duration.ofSeconds(10)).until(() -> blocked.getCount() == 0);
 
       assertThat(taken.isHeld()).as("the lease taken over is held").isFalse();

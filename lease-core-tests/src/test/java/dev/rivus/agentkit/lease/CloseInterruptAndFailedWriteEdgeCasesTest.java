@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
 /** Edge cases around closing, interrupts, failed writes and extreme durations. */
 class CloseInterruptAndFailedWriteEdgeCasesTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final FakePlatform platform = Samples.platformOf(100);
-  private final LeaseManager manager = platform.newManager(store, CONFIG);
+  private final LeaseManager manager = platform.newManager(store, TTL, HEARTBEAT);
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
   @AfterEach
@@ -126,13 +126,13 @@ class CloseInterruptAndFailedWriteEdgeCasesTest {
             return super.saveAll(writes);
           }
         };
-    LeaseManager renewing = platform.newManager(flaky, CONFIG);
+    LeaseManager renewing = platform.newManager(flaky, TTL, HEARTBEAT);
     Lease expiring = renewing.acquire("expiring");
     Lease closing = manager.acquire("closing");
     CompletableFuture<LeaseLost> askedBefore = expiring.lost().toCompletableFuture();
     platform.holdLane(LeaseScheduler.Lane.NOTIFICATIONS);
     failing.set(true);
-    platform.advance(CONFIG.ttl().multipliedBy(2));
+    platform.advance(TTL.multipliedBy(2));
     closing.close();
 
     assertThat(expiring.isHeld()).isFalse();
@@ -307,7 +307,7 @@ class CloseInterruptAndFailedWriteEdgeCasesTest {
             }
           }
         };
-    try (LeaseManager unlucky = platform.newManager(landsThenFails, CONFIG)) {
+    try (LeaseManager unlucky = platform.newManager(landsThenFails, TTL, HEARTBEAT)) {
       assertThatThrownBy(() -> unlucky.acquire("task")).isInstanceOf(LeaseRepositoryFailure.class);
     }
 
@@ -331,7 +331,7 @@ class CloseInterruptAndFailedWriteEdgeCasesTest {
             }
           }
         };
-    LeaseManager closing = platform.newManager(closesMidway, CONFIG);
+    LeaseManager closing = platform.newManager(closesMidway, TTL, HEARTBEAT);
     self.set(closing);
 
     assertThatThrownBy(() -> closing.acquire("task"))
@@ -342,10 +342,20 @@ class CloseInterruptAndFailedWriteEdgeCasesTest {
 
   @Test
   void extremeDurationsGetClearErrorsOrWorkWithoutOverflow() throws InterruptedException {
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofDays(40_000), Duration.ofDays(1)))
+    assertThatThrownBy(
+            () ->
+                LeaseManager.builder(store)
+                    .ttl(Duration.ofDays(40_000))
+                    .heartbeat(Duration.ofDays(1))
+                    .build())
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageContaining("ttl must be at most PT876000H");
-    assertThatThrownBy(() -> LeaseConfig.of(ChronoUnit.FOREVER.getDuration(), Duration.ofDays(1)))
+    assertThatThrownBy(
+            () ->
+                LeaseManager.builder(store)
+                    .ttl(ChronoUnit.FOREVER.getDuration())
+                    .heartbeat(Duration.ofDays(1))
+                    .build())
         .isInstanceOf(LeaseConfigInvalid.class);
 
     try (Lease lease = manager.acquire("task", ChronoUnit.FOREVER.getDuration())) {

@@ -21,16 +21,18 @@ import org.junit.jupiter.api.Test;
  */
 class DifferentTtlsTest {
 
-  private static final LeaseConfig LONG =
-      LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(15));
-  private static final LeaseConfig SHORT =
-      LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(250));
+  private static final Duration LONG_TTL = Duration.ofSeconds(60);
+  private static final Duration LONG_HEARTBEAT = Duration.ofSeconds(15);
+  private static final Duration SHORT_TTL = Duration.ofSeconds(1);
+  private static final Duration SHORT_HEARTBEAT = Duration.ofMillis(250);
 
   private final MemoryLeaseRepository repository = new MemoryLeaseRepository();
   private final FakePlatform holderPlatform = Samples.platformOf(100);
   private final FakePlatform observerPlatform = Samples.platformOf(200);
-  private final LeaseManager longHolder = holderPlatform.newManager(repository, LONG);
-  private final LeaseManager shortObserver = observerPlatform.newManager(repository, SHORT);
+  private final LeaseManager longHolder =
+      holderPlatform.newManager(repository, LONG_TTL, LONG_HEARTBEAT);
+  private final LeaseManager shortObserver =
+      observerPlatform.newManager(repository, SHORT_TTL, SHORT_HEARTBEAT);
 
   @AfterEach
   void close() {
@@ -46,13 +48,13 @@ class DifferentTtlsTest {
   void anObserverWithAShortTtlWaitsForTheLongerTtlTheHolderPromised() throws Exception {
     observerPlatform.markRunning(holderPlatform.currentProcess());
     try (Lease lease = longHolder.acquire("km")) {
-      assertThat(repository.load("km").orElseThrow().ttl()).isEqualTo(LONG.ttl());
+      assertThat(repository.load("km").orElseThrow().ttl()).isEqualTo(LONG_TTL);
 
       assertThatThrownBy(() -> shortObserver.acquire("km", Duration.ofSeconds(7)))
           .isInstanceOfSatisfying(
               LeaseHeld.class,
               held -> {
-                assertThat(held.ttl()).as("the TTL the observer waits for").isEqualTo(LONG.ttl());
+                assertThat(held.ttl()).as("the TTL the observer waits for").isEqualTo(LONG_TTL);
                 assertThat(held.observedUnchanged()).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
               });
       assertThat(lease.isHeld()).isTrue();
@@ -66,29 +68,31 @@ class DifferentTtlsTest {
     Lease stopped = longHolder.acquire("km"); // its clock never moves: it never renews
 
     assertThatThrownBy(() -> shortObserver.acquire("km")).isInstanceOf(LeaseHeld.class);
-    observerPlatform.advance(LONG.ttl().minusMillis(1));
+    observerPlatform.advance(LONG_TTL.minusMillis(1));
     assertThatThrownBy(() -> shortObserver.acquire("km")).isInstanceOf(LeaseHeld.class);
     observerPlatform.advance(Duration.ofMillis(1));
 
     try (Lease successor = shortObserver.acquire("km")) {
       assertThat(successor.generation()).isGreaterThan(stopped.generation());
-      assertThat(repository.load("km").orElseThrow().ttl()).isEqualTo(SHORT.ttl());
+      assertThat(repository.load("km").orElseThrow().ttl()).isEqualTo(SHORT_TTL);
     }
   }
 
   @Test
   void anObserverWithALongerTtlThanTheHolderWaitsForItsOwn() {
     FakePlatform shortHolderPlatform = Samples.platformOf(300);
-    try (LeaseManager shortHolder = shortHolderPlatform.newManager(repository, SHORT);
-        LeaseManager longObserver = observerPlatform.newManager(repository, LONG)) {
+    try (LeaseManager shortHolder =
+            shortHolderPlatform.newManager(repository, SHORT_TTL, SHORT_HEARTBEAT);
+        LeaseManager longObserver =
+            observerPlatform.newManager(repository, LONG_TTL, LONG_HEARTBEAT)) {
       observerPlatform.markRunning(shortHolderPlatform.currentProcess());
       Lease stopped = shortHolder.acquire("km");
 
       assertThatThrownBy(() -> longObserver.acquire("km")).isInstanceOf(LeaseHeld.class);
-      observerPlatform.advance(LONG.ttl().minusMillis(1));
+      observerPlatform.advance(LONG_TTL.minusMillis(1));
       assertThatThrownBy(() -> longObserver.acquire("km"))
           .isInstanceOfSatisfying(
-              LeaseHeld.class, held -> assertThat(held.ttl()).isEqualTo(LONG.ttl()));
+              LeaseHeld.class, held -> assertThat(held.ttl()).isEqualTo(LONG_TTL));
       observerPlatform.advance(Duration.ofMillis(1));
       try (Lease successor = longObserver.acquire("km")) {
         assertThat(successor.generation()).isGreaterThan(stopped.generation());

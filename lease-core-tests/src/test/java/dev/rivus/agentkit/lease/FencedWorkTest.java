@@ -36,15 +36,14 @@ class FencedWorkTest {
 
   private static final Duration TTL = Duration.ofSeconds(10);
   private static final Duration HEARTBEAT = Duration.ofSeconds(2);
-  private static final LeaseConfig CONFIG = LeaseConfig.of(TTL, HEARTBEAT);
   private static final long WAIT_SECONDS = 10;
 
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final FlakyRepository holderRepository = new FlakyRepository(store);
   private final FakePlatform holderPlatform = Samples.platformOf(100);
   private final FakePlatform successorPlatform = Samples.platformOf(200);
-  private final LeaseManager holder = holderPlatform.newManager(holderRepository, CONFIG);
-  private final LeaseManager successor = successorPlatform.newManager(store, CONFIG);
+  private final LeaseManager holder = holderPlatform.newManager(holderRepository, TTL, HEARTBEAT);
+  private final LeaseManager successor = successorPlatform.newManager(store, TTL, HEARTBEAT);
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
   @AfterEach
@@ -330,7 +329,7 @@ class FencedWorkTest {
               }
             });
     FakePlatform platform = Samples.platformOf(300);
-    try (LeaseManager manager = platform.newManager(repository, CONFIG);
+    try (LeaseManager manager = platform.newManager(repository, TTL, HEARTBEAT);
         Lease lease = manager.acquire("task")) {
       String done = lease.runFenced(token -> "done");
       assertThat(done).isEqualTo("done");
@@ -461,7 +460,7 @@ class FencedWorkTest {
             });
     FakePlatform platform = Samples.platformOf(300);
     try (LeaseManager manager =
-            platform.managerBuilder(repository).config(CONFIG).grace(grace).build();
+            platform.managerBuilder(repository).ttl(TTL).heartbeat(HEARTBEAT).grace(grace).build();
         Lease lease = manager.acquire("task")) {
       CountDownLatch working = new CountDownLatch(1);
       Future<String> work =

@@ -73,7 +73,6 @@ class GenerationPropertyTest {
   @Property(tries = 300)
   void generationsOnlyRise(@ForAll("steps") List<Step> steps) {
     MemoryLeaseRepository repository = new MemoryLeaseRepository();
-    LeaseConfig config = LeaseConfig.of(TTL, HEARTBEAT);
     FakePlatform[] platforms = new FakePlatform[3];
     LeaseManager[] managers = new LeaseManager[3];
     Lease[] leases = new Lease[3];
@@ -84,7 +83,7 @@ class GenerationPropertyTest {
       for (int j = 0; j < 3; j++) {
         platforms[i].markRunning(platforms[j].currentProcess());
       }
-      managers[i] = platforms[i].newManager(repository, config);
+      managers[i] = platforms[i].newManager(repository, TTL, HEARTBEAT);
     }
     List<Long> granted = new ArrayList<>();
     try {

@@ -53,7 +53,8 @@ class LateRenewalTest {
   private final LeaseManager manager =
       platform
           .managerBuilder(slow)
-          .config(LeaseConfig.of(TTL, HEARTBEAT))
+          .ttl(TTL)
+          .heartbeat(HEARTBEAT)
           .name("billing")
           .listener(new Recorder())
           .build();

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class LateTimerTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final FakePlatform platform = Samples.platformOf(100);
@@ -41,7 +41,8 @@ class LateTimerTest {
           .scheduler(platform)
           .currentProcess(platform.currentProcess())
           .livenessJudge(platform)
-          .config(CONFIG)
+          .ttl(TTL)
+          .heartbeat(HEARTBEAT)
           .build();
 
   @AfterEach
@@ -79,7 +80,7 @@ class LateTimerTest {
             () ->
                 lease.runFencedUninterruptibly(
                     token -> {
-                      pauseFor(CONFIG.ttl());
+                      pauseFor(TTL);
                       return 0;
                     }))
         .isInstanceOf(LeaseLost.class)
@@ -90,7 +91,7 @@ class LateTimerTest {
   @Test
   void fencedWorkDoesNotStartPastTheDeadline() {
     Lease lease = manager.acquire("k");
-    pauseFor(CONFIG.ttl());
+    pauseFor(TTL);
 
     assertThatThrownBy(() -> lease.runFenced(token -> "ran"))
         .isInstanceOf(LeaseLost.class)

@@ -14,7 +14,7 @@ class LeaseConfigTest {
 
   @Test
   void acceptsHeartbeatOfExactlyHalfTheTtl() {
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(5));
+    LeaseConfig config = new LeaseConfig(Duration.ofSeconds(10), Duration.ofSeconds(5));
 
     assertThat(config.ttl()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.heartbeat()).isEqualTo(Duration.ofSeconds(5));
@@ -22,7 +22,7 @@ class LeaseConfigTest {
 
   @Test
   void rejectsHeartbeatSlowerThanHalfTheTtlNamingBothValues() {
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(10), Duration.ofMillis(5001)))
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ofSeconds(10), Duration.ofMillis(5001)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageContaining("heartbeat PT5.001S")
         .hasMessageContaining("ttl PT10S")
@@ -31,43 +31,40 @@ class LeaseConfigTest {
 
   @Test
   void rejectsZeroAndNegativeDurations() {
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ZERO, Duration.ofSeconds(1)))
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ZERO, Duration.ofSeconds(1)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageStartingWith("ttl must be at least PT1S, was PT0S");
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(-1)))
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ofSeconds(10), Duration.ofSeconds(-1)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageStartingWith("heartbeat must be at least PT0.01S, was PT-1S");
   }
 
   @Test
   void rejectsAMissingDurationAsTheJdkDoesNamingTheParameter() {
-    assertThatThrownBy(() -> LeaseConfig.of(null, Duration.ofSeconds(1)))
-        .isInstanceOf(NullPointerException.class)
-        .hasMessage("ttl");
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(1), null))
-        .isInstanceOf(NullPointerException.class)
-        .hasMessage("heartbeat");
     assertThatThrownBy(() -> new LeaseConfig(null, Duration.ofSeconds(1)))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("ttl");
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ofSeconds(1), null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("heartbeat");
   }
 
   @Test
   void rejectsATtlBelowTheFloorThatTheSchedulerAndRepositoriesCanHonour() {
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofNanos(2), Duration.ofNanos(1)))
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ofNanos(2), Duration.ofNanos(1)))
         .isInstanceOfSatisfying(
             LeaseConfigInvalid.class, e -> assertThat(e.setting()).isEqualTo("ttl"))
         .hasMessageStartingWith("ttl must be at least PT1S, was PT0.000000002S")
         .hasMessageContaining("too little time to stop");
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofMillis(999), Duration.ofMillis(100)))
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ofMillis(999), Duration.ofMillis(100)))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessageStartingWith("ttl must be at least PT1S, was PT0.999S");
-    assertThatThrownBy(() -> LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(9)))
+    assertThatThrownBy(() -> new LeaseConfig(Duration.ofSeconds(1), Duration.ofMillis(9)))
         .isInstanceOfSatisfying(
             LeaseConfigInvalid.class, e -> assertThat(e.setting()).isEqualTo("heartbeat"))
         .hasMessageStartingWith("heartbeat must be at least PT0.01S, was PT0.009S");
 
-    LeaseConfig shortest = LeaseConfig.of(LeaseConfig.MIN_TTL, LeaseConfig.MIN_HEARTBEAT);
+    LeaseConfig shortest = new LeaseConfig(LeaseConfig.MIN_TTL, LeaseConfig.MIN_HEARTBEAT);
     assertThat(shortest.ttl()).isEqualTo(Duration.ofSeconds(1));
   }
 

@@ -31,7 +31,6 @@ class LeaseListenerTest {
 
   private static final Duration TTL = Duration.ofSeconds(10);
   private static final Duration HEARTBEAT = Duration.ofSeconds(2);
-  private static final LeaseConfig CONFIG = LeaseConfig.of(TTL, HEARTBEAT);
 
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final FlakyRepository repository = new FlakyRepository(store);
@@ -39,8 +38,14 @@ class LeaseListenerTest {
   private final FakePlatform otherPlatform = Samples.platformOf(200);
   private final Recorder events = new Recorder();
   private final LeaseManager manager =
-      platform.managerBuilder(repository).config(CONFIG).name("billing").listener(events).build();
-  private final LeaseManager other = otherPlatform.newManager(store, CONFIG);
+      platform
+          .managerBuilder(repository)
+          .ttl(TTL)
+          .heartbeat(HEARTBEAT)
+          .name("billing")
+          .listener(events)
+          .build();
+  private final LeaseManager other = otherPlatform.newManager(store, TTL, HEARTBEAT);
 
   @AfterEach
   void closeManagers() {
@@ -170,7 +175,12 @@ class LeaseListenerTest {
           }
         };
     try (LeaseManager careless =
-            platform.managerBuilder(store).config(CONFIG).listener(throwing).build();
+            platform
+                .managerBuilder(store)
+                .ttl(TTL)
+                .heartbeat(HEARTBEAT)
+                .listener(throwing)
+                .build();
         Lease lease = careless.acquire("task")) {
       long revision = store.load("task").orElseThrow().revision();
       platform.advance(HEARTBEAT);
@@ -234,7 +244,7 @@ class LeaseListenerTest {
   void aManagerWithoutANameIsToldByItsRandomName() {
     Recorder heard = new Recorder();
     try (LeaseManager unnamed =
-            platform.managerBuilder(store).config(CONFIG).listener(heard).build();
+            platform.managerBuilder(store).ttl(TTL).heartbeat(HEARTBEAT).listener(heard).build();
         Lease lease = unnamed.acquire("task")) {
       assertThat(heard.all).hasSize(1);
       assertThat(heard.all.get(0).manager()).isEqualTo(unnamed.name()).isNotEmpty();
@@ -361,7 +371,8 @@ class LeaseListenerTest {
         };
     try (LeaseManager manager =
         LeaseManager.builder(doomed)
-            .config(CONFIG)
+            .ttl(TTL)
+            .heartbeat(HEARTBEAT)
             .ticker(platform)
             .wallClock(platform.wallClock())
             .scheduler(racing)

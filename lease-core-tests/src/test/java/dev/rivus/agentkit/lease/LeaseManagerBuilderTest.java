@@ -32,9 +32,6 @@ class LeaseManagerBuilderTest {
     assertThatThrownBy(() -> builder.ttl(Duration.ofSeconds(30)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("ttl was already set to PT20S");
-    assertThatThrownBy(() -> builder.config(LeaseConfig.defaults()))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageStartingWith("ttl was already set");
     LeaseManagerBuilder threads = LeaseManager.builder(repository).threadFactory(Thread::new);
     assertThatThrownBy(() -> threads.scheduler(SchedulerFactory.system()))
         .isInstanceOf(IllegalStateException.class)
@@ -101,7 +98,7 @@ class LeaseManagerBuilderTest {
             LeaseManager.builder(repository).ttl(Duration.ofSeconds(20)).build()) {
       assertThat(defaults.config()).isEqualTo(LeaseConfig.defaults());
       assertThat(ttlOnly.config())
-          .isEqualTo(LeaseConfig.of(Duration.ofSeconds(20), Duration.ofSeconds(5)));
+          .isEqualTo(new LeaseConfig(Duration.ofSeconds(20), Duration.ofSeconds(5)));
     }
   }
 
@@ -140,8 +137,7 @@ class LeaseManagerBuilderTest {
   void aLivenessJudgeDecidesWhenAHolderIsTakenOverAtOnce() {
     FakePlatform platform = Samples.platformOf(100);
     ProcessIdentity elsewhere = Samples.inAnotherContainer(300);
-    try (LeaseManager holder =
-            platform.managerBuilder(repository).config(LeaseConfig.defaults()).build();
+    try (LeaseManager holder = platform.managerBuilder(repository).build();
         LeaseManager podAware =
             LeaseManager.builder(repository)
                 .ticker(platform)

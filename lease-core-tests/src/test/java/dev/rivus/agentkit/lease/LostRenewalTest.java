@@ -29,7 +29,6 @@ class LostRenewalTest {
 
   private static final Duration TTL = Duration.ofSeconds(10);
   private static final Duration HEARTBEAT = Duration.ofSeconds(2);
-  private static final LeaseConfig CONFIG = LeaseConfig.of(TTL, HEARTBEAT);
 
   private final FakePlatform holderHost = Samples.platformOf(100);
   private final FakePlatform observerHost = Samples.platformOf(200);
@@ -38,8 +37,8 @@ class LostRenewalTest {
   @Test
   void aStoreThatLosesAConfirmedRenewalWhileItsHolderLivesLetsTwoHoldersOverlap() {
     observerHost.markRunning(holderHost.currentProcess()); // alive: taken over after the TTL only
-    try (LeaseManager holder = holderHost.newManager(store, CONFIG);
-        LeaseManager observer = observerHost.newManager(store, CONFIG)) {
+    try (LeaseManager holder = holderHost.newManager(store, TTL, HEARTBEAT);
+        LeaseManager observer = observerHost.newManager(store, TTL, HEARTBEAT)) {
       Lease lease = holder.acquire("task"); // t = 0, revision 1
       advance(Duration.ofMillis(2500)); // the holder renewed at t = 2: revision 2
       assertThatThrownBy(() -> observer.acquire("task")).isInstanceOf(LeaseHeld.class);

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  */
 class LostStoreGenerationTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
   private final Logger logger = Logger.getLogger("dev.rivus.agentkit.lease");
   private final List<String> warnings = new CopyOnWriteArrayList<>();
@@ -68,9 +68,9 @@ class LostStoreGenerationTest {
     LeaseSnapshot old = storedRecord(micros - 5_000_000); // given 5 s ago
     LeaseSnapshot ahead = storedRecord(micros + 5_000_000); // from a clock 5 s ahead
 
-    assertThat(old.acquisition(Samples.holder("next"), CONFIG.ttl(), now).snapshot().generation())
+    assertThat(old.acquisition(Samples.holder("next"), TTL, now).snapshot().generation())
         .isEqualTo(micros);
-    assertThat(ahead.acquisition(Samples.holder("next"), CONFIG.ttl(), now).snapshot().generation())
+    assertThat(ahead.acquisition(Samples.holder("next"), TTL, now).snapshot().generation())
         .isEqualTo(micros + 5_000_001);
   }
 
@@ -85,7 +85,7 @@ class LostStoreGenerationTest {
     MemoryLeaseRepository copy = new MemoryLeaseRepository(platform.wallClock());
     Backup store = new Backup(live, copy);
     List<Long> given = new ArrayList<>();
-    try (LeaseManager manager = platform.newManager(store, CONFIG)) {
+    try (LeaseManager manager = platform.newManager(store, TTL, HEARTBEAT)) {
       for (int i = 0; i < 5; i++) {
         try (Lease lease = manager.acquire("report")) {
           given.add(lease.generation());
@@ -98,7 +98,7 @@ class LostStoreGenerationTest {
     }
 
     // The operator restores the backup: the processes now open the copy.
-    try (LeaseManager restarted = platform.newManager(copy, CONFIG);
+    try (LeaseManager restarted = platform.newManager(copy, TTL, HEARTBEAT);
         Lease lease = restarted.acquire("report")) {
       assertThat(copy.load("report").orElseThrow().generation())
           .as("the copy's record is the acquisition just made")
@@ -121,7 +121,7 @@ class LostStoreGenerationTest {
       store.save(held.release(platform.now()));
     }
 
-    try (LeaseManager manager = platform.newManager(store, CONFIG)) {
+    try (LeaseManager manager = platform.newManager(store, TTL, HEARTBEAT)) {
       try (Lease a = manager.acquire("a");
           Lease b = manager.acquire("b")) {
         assertThat(a.generation()).isEqualTo(ahead + 1);
@@ -151,7 +151,7 @@ class LostStoreGenerationTest {
         1,
         LeaseState.HELD,
         Samples.holder("earlier"),
-        CONFIG.ttl(),
+        TTL,
         Instant.parse("2026-01-01T00:00:00Z"));
   }
 

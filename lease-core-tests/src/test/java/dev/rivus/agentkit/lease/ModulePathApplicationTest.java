@@ -47,7 +47,6 @@ class ModulePathApplicationTest {
             package example;
 
             import dev.rivus.agentkit.lease.Lease;
-            import dev.rivus.agentkit.lease.LeaseConfig;
             import dev.rivus.agentkit.lease.LeaseManager;
             import dev.rivus.agentkit.lease.file.FileLeaseRepository;
             import java.nio.file.Path;
@@ -55,7 +54,7 @@ class ModulePathApplicationTest {
             public class Main {
               public static void main(String[] args) throws Exception {
                 try (var repository = FileLeaseRepository.open(Path.of(args[0]));
-                    LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+                    LeaseManager leases = LeaseManager.builder(repository).build();
                     Lease lease = leases.acquire("module-path")) {
                   System.out.println("held " + lease.key() + " " + lease.runFenced(t -> t.generation()));
                 }
@@ -80,7 +79,6 @@ class ModulePathApplicationTest {
             package example;
 
             import dev.rivus.agentkit.lease.Lease;
-            import dev.rivus.agentkit.lease.LeaseConfig;
             import dev.rivus.agentkit.lease.LeaseManager;
             import dev.rivus.agentkit.lease.spi.LeaseStores;
 
@@ -88,7 +86,7 @@ class ModulePathApplicationTest {
               public static void main(String[] args) throws Exception {
                 LeaseStores stores = LeaseStores.installed();
                 try (var repository = stores.open("dir:" + args[0]);
-                    LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+                    LeaseManager leases = LeaseManager.builder(repository).build();
                     Lease lease = leases.acquire("by-scheme")) {
                   System.out.println("held " + lease.key() + " on " + stores.schemes());
                 }

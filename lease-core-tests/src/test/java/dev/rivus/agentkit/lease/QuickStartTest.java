@@ -57,9 +57,12 @@ class QuickStartTest {
 
   private String quickStart(Path directory) throws Exception {
     // --- begin README snippet (the README's path is /var/lib/my-app/leases) ---
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(15));
     try (LeaseRepository repository = FileLeaseRepository.open(directory);
-        LeaseManager leases = LeaseManager.create(repository, config);
+        LeaseManager leases =
+            LeaseManager.builder(repository)
+                .ttl(Duration.ofSeconds(60))
+                .heartbeat(Duration.ofSeconds(15))
+                .build();
         Lease lease = leases.acquire("task:42")) { // LeaseHeld while another live holder renews it
 
       // Fenced work runs only while this handle holds its generation, under the key lock,
@@ -127,7 +130,7 @@ class QuickStartTest {
     try (leases) {
       assertThat(leases.name()).isEqualTo("billing");
       assertThat(leases.config())
-          .isEqualTo(LeaseConfig.of(Duration.ofSeconds(30), Duration.ofMillis(7500)));
+          .isEqualTo(new LeaseConfig(Duration.ofSeconds(30), Duration.ofMillis(7500)));
     }
   }
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReacquireAfterOwnReleaseTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final AtomicInteger loads = new AtomicInteger();
@@ -40,7 +40,7 @@ class ReacquireAfterOwnReleaseTest {
 
   @Test
   void acquiringAKeyItReleasedReadsNothing() {
-    try (LeaseManager manager = platform.newManager(counting, CONFIG)) {
+    try (LeaseManager manager = platform.newManager(counting, TTL, HEARTBEAT)) {
       long first;
       try (Lease lease = manager.acquire("own")) {
         first = lease.generation();
@@ -57,8 +57,8 @@ class ReacquireAfterOwnReleaseTest {
 
   @Test
   void aKeyWrittenByAnotherSinceItsReleaseIsReadAndJudgedAgain() {
-    try (LeaseManager manager = platform.newManager(counting, CONFIG);
-        LeaseManager other = platform.newManager(store, CONFIG)) {
+    try (LeaseManager manager = platform.newManager(counting, TTL, HEARTBEAT);
+        LeaseManager other = platform.newManager(store, TTL, HEARTBEAT)) {
       manager.acquire("shared").close();
       long othersGeneration;
       try (Lease between = other.acquire("shared")) {
@@ -75,8 +75,8 @@ class ReacquireAfterOwnReleaseTest {
 
   @Test
   void aKeyHeldByAnotherSinceItsReleaseIsNotTaken() {
-    try (LeaseManager manager = platform.newManager(counting, CONFIG);
-        LeaseManager other = platform.newManager(store, CONFIG)) {
+    try (LeaseManager manager = platform.newManager(counting, TTL, HEARTBEAT);
+        LeaseManager other = platform.newManager(store, TTL, HEARTBEAT)) {
       manager.acquire("taken").close();
       try (Lease holder = other.acquire("taken")) {
 
@@ -90,7 +90,7 @@ class ReacquireAfterOwnReleaseTest {
   @Test
   void beyondItsBoundTheOldestTombstoneIsForgottenAndReadAgain() {
     int bound = 4_096; // OwnTombstones.LIMIT
-    try (LeaseManager manager = platform.newManager(counting, CONFIG)) {
+    try (LeaseManager manager = platform.newManager(counting, TTL, HEARTBEAT)) {
       for (int i = 0; i <= bound; i++) {
         manager.acquire("key-" + i).close();
       }

@@ -29,8 +29,7 @@ class RenewalTest {
   private final MemoryLeaseRepository store = new MemoryLeaseRepository();
   private final FlakyRepository repository = new FlakyRepository(store);
   private final FakePlatform platform = Samples.platformOf(100);
-  private final LeaseManager manager =
-      platform.newManager(repository, LeaseConfig.of(TTL, HEARTBEAT));
+  private final LeaseManager manager = platform.newManager(repository, TTL, HEARTBEAT);
 
   @AfterEach
   void close() {
@@ -160,8 +159,10 @@ class RenewalTest {
   void aRepositoryCallThatHangsCannotKeepALeaseAlivePastItsTtl() {
     FlakyRepository hanging = new FlakyRepository(new MemoryLeaseRepository());
     try (LeaseManager real =
-        LeaseManager.create(
-            hanging, LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100)))) {
+        LeaseManager.builder(hanging)
+            .ttl(Duration.ofSeconds(1))
+            .heartbeat(Duration.ofMillis(100))
+            .build()) {
       Lease lease = real.acquire("task");
       CompletableFuture<LeaseLost> lost = lease.lost().toCompletableFuture();
       hanging.hang();
@@ -178,8 +179,10 @@ class RenewalTest {
   void aLeaseAcquiredWhileARenewalRoundHangsStillExpiresOnTime() throws Exception {
     FlakyRepository hanging = new FlakyRepository(new MemoryLeaseRepository());
     try (LeaseManager real =
-        LeaseManager.create(
-            hanging, LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100)))) {
+        LeaseManager.builder(hanging)
+            .ttl(Duration.ofSeconds(1))
+            .heartbeat(Duration.ofMillis(100))
+            .build()) {
       Lease first = real.acquire("first");
       hanging.hangBatches();
       await().atMost(Duration.ofSeconds(10)).until(() -> !first.isHeld()); // its round hangs
@@ -217,8 +220,7 @@ class RenewalTest {
             return current.get().saveAll(writes);
           }
         };
-    try (LeaseManager rolledBack =
-        platform.newManager(switchable, LeaseConfig.of(TTL, HEARTBEAT))) {
+    try (LeaseManager rolledBack = platform.newManager(switchable, TTL, HEARTBEAT)) {
       Lease lease = rolledBack.acquire("task");
       LeaseSnapshot backedUp = store.load("task").orElseThrow();
       MemoryLeaseRepository backup = new MemoryLeaseRepository();

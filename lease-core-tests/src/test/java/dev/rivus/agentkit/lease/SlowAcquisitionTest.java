@@ -42,7 +42,7 @@ class SlowAcquisitionTest {
   @Test
   void aLeaseWhoseAcquiringWriteTookMostOfTheTtlIsReleasedAndReported() {
     slowWritesLeft.set(1);
-    try (LeaseManager manager = platform.newManager(slow, LeaseConfig.of(TTL, HEARTBEAT))) {
+    try (LeaseManager manager = platform.newManager(slow, TTL, HEARTBEAT)) {
 
       assertThatThrownBy(() -> manager.acquire("busy"))
           .isInstanceOf(LeaseRepositoryFailure.class)
@@ -62,7 +62,7 @@ class SlowAcquisitionTest {
   @Test
   void aWaitingAcquireTriesAgainAndGetsALeaseWithTimeToRenew() throws InterruptedException {
     slowWritesLeft.set(2);
-    try (LeaseManager manager = platform.newManager(slow, LeaseConfig.of(TTL, HEARTBEAT))) {
+    try (LeaseManager manager = platform.newManager(slow, TTL, HEARTBEAT)) {
 
       try (Lease lease = manager.acquire("busy", Duration.ofMinutes(1))) {
         assertThat(lease.isHeld()).isTrue();
@@ -89,8 +89,7 @@ class SlowAcquisitionTest {
             }
           }
         };
-    try (LeaseManager manager =
-            platform.newManager(slowButNotTooSlow, LeaseConfig.of(TTL, HEARTBEAT));
+    try (LeaseManager manager = platform.newManager(slowButNotTooSlow, TTL, HEARTBEAT);
         Lease lease = manager.acquire("busy")) {
       platform.advance(TTL);
       assertThat(lease.isHeld()).isTrue();

@@ -23,14 +23,16 @@ import org.junit.jupiter.api.Test;
 /** A manager on the system platform: real threads, real time. */
 class SystemPartsManagerTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(30), Duration.ofMillis(50));
+  private static final Duration TTL = Duration.ofSeconds(30);
+  private static final Duration HEARTBEAT = Duration.ofMillis(50);
 
   @Test
   void aBlockingAcquireEndsWithInterruptedExceptionWhenItsThreadIsInterrupted() throws Exception {
     MemoryLeaseRepository repository = new MemoryLeaseRepository();
-    try (LeaseManager holder = LeaseManager.create(repository, CONFIG);
-        LeaseManager waiter = LeaseManager.create(repository, CONFIG);
+    try (LeaseManager holder =
+            LeaseManager.builder(repository).ttl(TTL).heartbeat(HEARTBEAT).build();
+        LeaseManager waiter =
+            LeaseManager.builder(repository).ttl(TTL).heartbeat(HEARTBEAT).build();
         Lease held = holder.acquire("task")) {
       AtomicReference<Thread> thread = new AtomicReference<>();
       CountDownLatch started = new CountDownLatch(1);
@@ -57,7 +59,8 @@ class SystemPartsManagerTest {
 
   @Test
   void closingTheManagerStopsItsThreads() throws InterruptedException, ExecutionException {
-    LeaseManager manager = LeaseManager.create(new MemoryLeaseRepository(), CONFIG);
+    LeaseManager manager =
+        LeaseManager.builder(new MemoryLeaseRepository()).ttl(TTL).heartbeat(HEARTBEAT).build();
     String name = managerThreadPrefix(manager);
     Lease lease = manager.acquire("task");
     await().atMost(Duration.ofSeconds(10)).until(() -> liveThreadsNamed(name) > 0);
@@ -76,9 +79,12 @@ class SystemPartsManagerTest {
   @Test
   void threadsDoNotGrowWithLeasesOrWithHungRepositoryCalls() throws Exception {
     FlakyRepository repository = new FlakyRepository(new MemoryLeaseRepository());
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(1), Duration.ofMillis(100));
     ExecutorService closers = Executors.newFixedThreadPool(20);
-    try (LeaseManager manager = LeaseManager.create(repository, config)) {
+    try (LeaseManager manager =
+        LeaseManager.builder(repository)
+            .ttl(Duration.ofSeconds(1))
+            .heartbeat(Duration.ofMillis(100))
+            .build()) {
       String name = managerThreadPrefix(manager);
       List<Lease> leases = new ArrayList<>();
       for (int i = 0; i < 200; i++) {

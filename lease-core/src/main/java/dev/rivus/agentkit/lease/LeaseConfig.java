@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The timing of the leases one {@link LeaseManager} holds. Immutable; validated once, when created.
+ * The timing of the leases one {@link LeaseManager} holds, as the manager reports it ({@link
+ * LeaseManager#config()}). Immutable; validated once, when created. A manager's TTL and heartbeat
+ * are set on its builder ({@link LeaseManagerBuilder#ttl}, {@link LeaseManagerBuilder#heartbeat}),
+ * which validates them as this record does.
  *
  * <p>A holder renews every {@code heartbeat}. Another process may take a lease over when it has
  * seen the same record unchanged for {@code ttl} on its own monotonic clock, so a holder that
@@ -64,20 +67,6 @@ public record LeaseConfig(Duration ttl, Duration heartbeat) {
               + ttl.dividedBy(2)
               + ")");
     }
-  }
-
-  /**
-   * Creates a configuration.
-   *
-   * @param ttl how long a record may stay unchanged before an observer may take the lease over
-   * @param heartbeat how often the holder renews; at most half the TTL
-   * @return the validated configuration
-   * @throws NullPointerException if a duration is null
-   * @throws LeaseConfigInvalid if a duration is below its minimum ({@link #MIN_TTL}, {@link
-   *     #MIN_HEARTBEAT}) or above {@link #MAX_DURATION}, or {@code heartbeat × 2 > ttl}
-   */
-  public static LeaseConfig of(Duration ttl, Duration heartbeat) {
-    return new LeaseConfig(ttl, heartbeat);
   }
 
   /**

@@ -18,11 +18,11 @@ import java.time.Duration;
  * renewal or an expiry. It owns no global state. Closing it releases every lease it still holds, in
  * one batch, and stops its threads. Thread-safe.
  *
- * <p>{@link #create} makes a manager with default options; {@link #builder} sets the others
- * (clocks, threads, liveness judge, listener, name).
+ * <p>{@link #builder} makes a manager: set the options that differ from the defaults (TTL and
+ * heartbeat, clocks, threads, liveness judge, listener, name), then build.
  *
  * <pre>{@code
- * try (LeaseManager leases = LeaseManager.create(SqliteLeaseRepository.open(db), LeaseConfig.defaults());
+ * try (LeaseManager leases = LeaseManager.builder(SqliteLeaseRepository.open(db)).build();
  *     Lease lease = leases.acquire("task:42")) {
  *   lease.runFenced(token -> store.write(result, token.generation()));
  * }
@@ -40,19 +40,6 @@ public interface LeaseManager extends AutoCloseable {
    */
   static LeaseManagerBuilder builder(LeaseRepository repository) {
     return new LeaseManagerBuilder(repository);
-  }
-
-  /**
-   * Creates a manager with the given TTL and heartbeat and every other option at its default: the
-   * short form of {@code builder(repository).config(config).build()}.
-   *
-   * @param repository where lease records live; the manager does not close it
-   * @param config TTL and heartbeat
-   * @return the manager
-   * @throws NullPointerException if an argument is null
-   */
-  static LeaseManager create(LeaseRepository repository, LeaseConfig config) {
-    return builder(repository).config(config).build();
   }
 
   /**
@@ -92,7 +79,7 @@ public interface LeaseManager extends AutoCloseable {
   Lease acquire(String key, Duration maxWait) throws InterruptedException;
 
   /**
-   * Returns the configuration.
+   * Returns the configuration: the TTL and heartbeat set on the builder, validated.
    *
    * @return TTL and heartbeat
    */

@@ -18,10 +18,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a {@link LeaseManager}: {@code LeaseManager.builder(repository)}, then the options that
- * differ from the defaults, then {@link #build()}. Every option may be set once; setting one twice,
- * or two that exclude each other ({@link #config} and {@link #ttl}, {@link #scheduler} and {@link
- * #threadFactory}), is an {@link IllegalStateException}, so that no option is silently overridden.
- * A null argument is a {@link NullPointerException} naming the parameter.
+ * differ from the defaults, then {@link #build()}. The builder is the one way to set a manager's
+ * TTL and heartbeat; the manager reports them as a {@link LeaseConfig} ({@link
+ * LeaseManager#config()}). Every option may be set once; setting one twice, or two that exclude
+ * each other ({@link #scheduler} and {@link #threadFactory}), is an {@link IllegalStateException},
+ * so that no option is silently overridden. A null argument is a {@link NullPointerException}
+ * naming the parameter.
  *
  * <pre>{@code
  * LeaseManager leases = LeaseManager.builder(repository)
@@ -48,7 +50,6 @@ public final class LeaseManagerBuilder {
   private static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
   private final LeaseRepository repository;
-  private @Nullable LeaseConfig config;
   private @Nullable Duration ttl;
   private @Nullable Duration heartbeat;
   private @Nullable Duration grace;
@@ -66,34 +67,17 @@ public final class LeaseManagerBuilder {
   }
 
   /**
-   * Sets the TTL and heartbeat at once.
-   *
-   * @param config the TTL and heartbeat
-   * @return this builder
-   * @throws IllegalStateException if the configuration, the TTL or the heartbeat was set
-   */
-  public LeaseManagerBuilder config(LeaseConfig config) {
-    Objects.requireNonNull(config, "config");
-    requireUnset("config", this.config);
-    requireUnset("ttl", ttl);
-    requireUnset("heartbeat", heartbeat);
-    this.config = config;
-    return this;
-  }
-
-  /**
    * Sets the TTL: how long a record may stay unchanged before another manager may take the lease
    * over. Unless {@link #heartbeat} is set too, the heartbeat is a quarter of it. Checked by {@link
    * #build()} as {@link LeaseConfig} checks it.
    *
    * @param ttl the TTL
    * @return this builder
-   * @throws IllegalStateException if the TTL or the configuration was set
+   * @throws IllegalStateException if the TTL was set
    */
   public LeaseManagerBuilder ttl(Duration ttl) {
     Objects.requireNonNull(ttl, "ttl");
     requireUnset("ttl", this.ttl);
-    requireUnset("config", config);
     this.ttl = ttl;
     return this;
   }
@@ -104,12 +88,11 @@ public final class LeaseManagerBuilder {
    *
    * @param heartbeat the interval between renewals
    * @return this builder
-   * @throws IllegalStateException if the heartbeat or the configuration was set
+   * @throws IllegalStateException if the heartbeat was set
    */
   public LeaseManagerBuilder heartbeat(Duration heartbeat) {
     Objects.requireNonNull(heartbeat, "heartbeat");
     requireUnset("heartbeat", this.heartbeat);
-    requireUnset("config", config);
     this.heartbeat = heartbeat;
     return this;
   }
@@ -291,14 +274,11 @@ public final class LeaseManagerBuilder {
   }
 
   private LeaseConfig resolvedConfig() {
-    if (config != null) {
-      return config;
-    }
     if (ttl == null && heartbeat == null) {
       return LeaseConfig.defaults();
     }
     Duration t = ttl != null ? ttl : LeaseConfig.defaults().ttl();
-    return LeaseConfig.of(t, heartbeat != null ? heartbeat : t.dividedBy(4));
+    return new LeaseConfig(t, heartbeat != null ? heartbeat : t.dividedBy(4));
   }
 
   private SchedulerFactory resolvedScheduler() {

@@ -6,7 +6,6 @@ package dev.rivus.agentkit.lease.bench;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
 import java.lang.management.ManagementFactory;
@@ -39,8 +38,8 @@ import java.util.Locale;
  */
 public final class HeldLeasesRunner {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(5), Duration.ofSeconds(1));
+  private static final Duration TTL = Duration.ofSeconds(5);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
   private HeldLeasesRunner() {}
 
@@ -70,7 +69,8 @@ public final class HeldLeasesRunner {
       TimedRounds timed = new TimedRounds(sqlite);
       long heapBefore = usedHeapAfterGc(memory);
       List<Lease> held = new ArrayList<>(leases);
-      try (LeaseManager manager = LeaseManager.create(timed, CONFIG)) {
+      try (LeaseManager manager =
+          LeaseManager.builder(timed).ttl(TTL).heartbeat(HEARTBEAT).build()) {
         long acquireStart = System.nanoTime();
         for (int i = 0; i < leases; i++) {
           held.add(manager.acquire("held/" + i));

@@ -6,7 +6,6 @@ package dev.rivus.agentkit.lease.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
@@ -27,7 +26,7 @@ final class LeaseContender implements CycleContender {
     this.server = server;
     pool = server.pool("lease-bench-lease");
     repository = JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table));
-    manager = LeaseManager.create(repository, LeaseConfig.defaults());
+    manager = LeaseManager.builder(repository).build();
   }
 
   @Override

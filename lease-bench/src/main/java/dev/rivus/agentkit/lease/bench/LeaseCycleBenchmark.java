@@ -5,7 +5,6 @@
 package dev.rivus.agentkit.lease.bench;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
@@ -78,7 +77,7 @@ public class LeaseCycleBenchmark {
           case "memory" -> new MemoryLeaseRepository();
           default -> throw new IllegalArgumentException("unknown repository " + repository);
         };
-    manager = LeaseManager.create(leases, LeaseConfig.defaults());
+    manager = LeaseManager.builder(leases).build();
   }
 
   /**

@@ -5,7 +5,6 @@
 package dev.rivus.agentkit.lease.bench;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +47,7 @@ public class MemoryCycleBenchmark {
   /** Opens a manager with the default TTL on an empty memory repository. */
   @Setup(Level.Trial)
   public void open() {
-    manager = LeaseManager.create(new MemoryLeaseRepository(), LeaseConfig.defaults());
+    manager = LeaseManager.builder(new MemoryLeaseRepository()).build();
   }
 
   /**

@@ -6,7 +6,6 @@ package dev.rivus.agentkit.lease.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
@@ -58,7 +57,7 @@ public final class PostgresCycleStepsRunner {
       Steps lease =
           new Steps(JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table)));
       RawFloorContender.Steps floorSteps = new RawFloorContender.Steps();
-      try (LeaseManager manager = LeaseManager.create(lease, LeaseConfig.defaults());
+      try (LeaseManager manager = LeaseManager.builder(lease).build();
           CycleContender.Cycle raw = floor.forThread(0, floorSteps)) {
         runFor(10, manager, raw);
         lease.reset();

@@ -7,7 +7,6 @@ package dev.rivus.agentkit.lease.bench;
 import com.sun.management.OperatingSystemMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -48,8 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PostgresHeldLeasesRunner {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(5), Duration.ofSeconds(1));
+  private static final Duration TTL = Duration.ofSeconds(5);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(1);
   private static final String POOL = "lease-bench-held";
 
   private PostgresHeldLeasesRunner() {}
@@ -73,7 +72,7 @@ public final class PostgresHeldLeasesRunner {
       TimedRounds timed = new TimedRounds(repository);
       List<Lease> held = new ArrayList<>(leases);
       try (LeaseManager manager =
-          LeaseManager.builder(timed).config(CONFIG).listener(events).build()) {
+          LeaseManager.builder(timed).ttl(TTL).heartbeat(HEARTBEAT).listener(events).build()) {
         long acquireStart = System.nanoTime();
         for (int i = 0; i < leases; i++) {
           held.add(manager.acquire("held/" + i));

@@ -149,7 +149,13 @@ final class RunCommand implements Callable<Integer> {
             repository.open(context, StoreUse.holding(config.ttl(), config.heartbeat()));
         // The grace bounds the key lock too: a store across a network may end it once this
         // process has been silent for the TTL and the grace (a cut network, a stopped process).
-        LeaseManager manager = context.managerBuilder(leases).config(config).grace(grace).build();
+        LeaseManager manager =
+            context
+                .managerBuilder(leases)
+                .ttl(config.ttl())
+                .heartbeat(config.heartbeat())
+                .grace(grace)
+                .build();
         Lease lease =
             new WaitingAcquirer(manager, context.ticker(), spec.commandLine().getErr(), quiet)
                 .acquire(key, wait)) {

@@ -59,7 +59,7 @@ final class TimingOptions {
         LeaseConfig.MIN_HEARTBEAT,
         "renewing more often makes no lease safer, it only loads the repository");
     try {
-      return LeaseConfig.of(ttl, beat);
+      return new LeaseConfig(ttl, beat);
     } catch (LeaseConfigInvalid invalid) {
       throw new CliFailure(
           ExitCodes.USAGE,

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
@@ -30,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FencedCommandTest {
 
   private static final Duration PATIENCE = Duration.ofMillis(300);
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(2), Duration.ofMillis(50));
+  private static final Duration TTL = Duration.ofSeconds(2);
+  private static final Duration HEARTBEAT = Duration.ofMillis(50);
 
   @TempDir Path dir;
 
@@ -53,7 +52,8 @@ class FencedCommandTest {
                 return held;
               }
             };
-        LeaseManager manager = LeaseManager.create(slowKeyLock, CONFIG);
+        LeaseManager manager =
+            LeaseManager.builder(slowKeyLock).ttl(TTL).heartbeat(HEARTBEAT).build();
         Lease lease = manager.acquire("k")) {
       AtomicBoolean ran = new AtomicBoolean();
       FencedCommand fenced = new FencedCommand(new PrintWriter(new StringWriter()), true);
@@ -79,7 +79,7 @@ class FencedCommandTest {
   void aLossAsTheCommandEndsExits76SayingSo() throws Exception {
     StringWriter err = new StringWriter();
     try (SqliteLeaseRepository sqlite = SqliteLeaseRepository.open(dir.resolve("leases.db"));
-        LeaseManager manager = LeaseManager.create(sqlite, CONFIG);
+        LeaseManager manager = LeaseManager.builder(sqlite).ttl(TTL).heartbeat(HEARTBEAT).build();
         Lease lease = manager.acquire("k")) {
       int code =
           new FencedCommand(new PrintWriter(err, true), true)
@@ -103,7 +103,7 @@ class FencedCommandTest {
   void aCommandThatExitsWith76ItselfAsTheLeaseIsLostStillGetsTheLossSaid() throws Exception {
     StringWriter err = new StringWriter();
     try (SqliteLeaseRepository sqlite = SqliteLeaseRepository.open(dir.resolve("leases.db"));
-        LeaseManager manager = LeaseManager.create(sqlite, CONFIG);
+        LeaseManager manager = LeaseManager.builder(sqlite).ttl(TTL).heartbeat(HEARTBEAT).build();
         Lease lease = manager.acquire("k")) {
       int code =
           new FencedCommand(new PrintWriter(err, true), true)
@@ -125,7 +125,7 @@ class FencedCommandTest {
   void aLossTheCommandReportedItselfIsNotSaidAgain() throws Exception {
     StringWriter err = new StringWriter();
     try (SqliteLeaseRepository sqlite = SqliteLeaseRepository.open(dir.resolve("leases.db"));
-        LeaseManager manager = LeaseManager.create(sqlite, CONFIG);
+        LeaseManager manager = LeaseManager.builder(sqlite).ttl(TTL).heartbeat(HEARTBEAT).build();
         Lease lease = manager.acquire("k")) {
       int code =
           new FencedCommand(new PrintWriter(err, true), true)

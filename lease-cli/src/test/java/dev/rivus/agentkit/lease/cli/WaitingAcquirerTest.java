@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /** Waiting for a lease on fake time: what the user is told, and when the wait ends. */
 class WaitingAcquirerTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(20), Duration.ofSeconds(5));
+  private static final Duration TTL = Duration.ofSeconds(20);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(5);
   private static final ProcessIdentity HOLDER =
       new ProcessIdentity("build-7", "boot-1", "pid:[1]", 100, "ticks:100");
   private static final ProcessIdentity WAITER =
@@ -33,7 +32,7 @@ class WaitingAcquirerTest {
   private final MemoryLeaseRepository repository = new MemoryLeaseRepository();
   private final StringWriter err = new StringWriter();
   private final FakePlatform waiterPlatform = new FakePlatform(WAITER);
-  private final LeaseManager waiter = waiterPlatform.newManager(repository, CONFIG);
+  private final LeaseManager waiter = waiterPlatform.newManager(repository, TTL, HEARTBEAT);
 
   @AfterEach
   void close() {
@@ -54,7 +53,7 @@ class WaitingAcquirerTest {
   void failsFastWithTheHeldCodeAndSaysWhoHoldsTheLease() {
     FakePlatform holderPlatform = new FakePlatform(HOLDER);
     waiterPlatform.markRunning(HOLDER);
-    try (LeaseManager holder = holderPlatform.newManager(repository, CONFIG);
+    try (LeaseManager holder = holderPlatform.newManager(repository, TTL, HEARTBEAT);
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ZERO))
@@ -72,14 +71,14 @@ class WaitingAcquirerTest {
     // The holder's clock never moves: it never renews, like a stopped process that is still alive.
     FakePlatform holderPlatform = new FakePlatform(HOLDER);
     waiterPlatform.markRunning(HOLDER);
-    try (LeaseManager holder = holderPlatform.newManager(repository, CONFIG)) {
+    try (LeaseManager holder = holderPlatform.newManager(repository, TTL, HEARTBEAT)) {
       long stuck = holder.acquire("job").generation();
       long start = waiterPlatform.nanoTime();
 
       Lease lease = acquirer().acquire("job", Duration.ofMinutes(1));
 
       assertThat(lease.generation()).isGreaterThan(stuck);
-      assertThat(Duration.ofNanos(waiterPlatform.nanoTime() - start)).isEqualTo(CONFIG.ttl());
+      assertThat(Duration.ofNanos(waiterPlatform.nanoTime() - start)).isEqualTo(TTL);
       assertThat(told()).hasSize(4);
       assertThat(told().get(0))
           .isEqualTo(
@@ -97,7 +96,7 @@ class WaitingAcquirerTest {
   void givesUpWithTheHeldCodeWhenTheWaitEndsWhileTheHolderRenews() {
     // One clock for both: the holder's heartbeat runs while the waiter's wait advances time.
     FakePlatform shared = waiterPlatform;
-    try (LeaseManager holder = shared.newManager(repository, CONFIG);
+    try (LeaseManager holder = shared.newManager(repository, TTL, HEARTBEAT);
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ofSeconds(12)))
@@ -112,7 +111,7 @@ class WaitingAcquirerTest {
   void quietlyItSaysNothingWhileWaitingNorWhenGivingUp() throws Exception {
     quiet = true;
     FakePlatform shared = waiterPlatform;
-    try (LeaseManager holder = shared.newManager(repository, CONFIG);
+    try (LeaseManager holder = shared.newManager(repository, TTL, HEARTBEAT);
         Lease held = holder.acquire("job")) {
 
       assertThatThrownBy(() -> acquirer().acquire("job", Duration.ofSeconds(12)))

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseConfigInvalid;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
@@ -76,7 +75,7 @@ class LeaseStoresTest {
     Path store = temp.resolve("nested").resolve(scheme.equals("dir") ? "leases" : "leases.db");
     long generation;
     try (LeaseRepository writer = stores.open(scheme + ":" + store);
-        LeaseManager leases = LeaseManager.create(writer, LeaseConfig.defaults());
+        LeaseManager leases = LeaseManager.builder(writer).build();
         Lease lease = leases.acquire("by-uri")) {
       generation = lease.generation();
       assertThat(writer)

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -39,8 +38,7 @@ class FileLeaseRepositoryWithManagerTest {
   @Test
   void generationsRiseAcrossReleasesAndRepositoryInstances() throws Exception {
     long token;
-    try (LeaseManager first =
-        LeaseManager.create(FileLeaseRepository.open(directory), LeaseConfig.defaults())) {
+    try (LeaseManager first = LeaseManager.builder(FileLeaseRepository.open(directory)).build()) {
       Lease lease = first.acquire("task:42");
       token = lease.runFenced(keyLock -> keyLock.generation());
       lease.close();
@@ -48,8 +46,7 @@ class FileLeaseRepositoryWithManagerTest {
     }
 
     long next;
-    try (LeaseManager second =
-        LeaseManager.create(FileLeaseRepository.open(directory), LeaseConfig.defaults())) {
+    try (LeaseManager second = LeaseManager.builder(FileLeaseRepository.open(directory)).build()) {
       Lease lease = second.acquire("task:42");
       next = lease.generation();
       assertThat(next).isGreaterThan(token);
@@ -63,10 +60,8 @@ class FileLeaseRepositoryWithManagerTest {
 
   @Test
   void aSecondManagerOnTheSameDirectoryIsRefusedWhileTheFirstHolds() {
-    try (LeaseManager holder =
-            LeaseManager.create(FileLeaseRepository.open(directory), LeaseConfig.defaults());
-        LeaseManager rival =
-            LeaseManager.create(FileLeaseRepository.open(directory), LeaseConfig.defaults())) {
+    try (LeaseManager holder = LeaseManager.builder(FileLeaseRepository.open(directory)).build();
+        LeaseManager rival = LeaseManager.builder(FileLeaseRepository.open(directory)).build()) {
       Lease lease = holder.acquire("task:7");
 
       assertThatThrownBy(() -> rival.acquire("task:7")).isInstanceOf(LeaseHeld.class);
@@ -105,9 +100,10 @@ class FileLeaseRepositoryWithManagerTest {
     FileLeaseRepository repository = FileLeaseRepository.open(directory);
     FakePlatform holderClock = new FakePlatform();
     FakePlatform nextClock = new FakePlatform();
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
-    try (LeaseManager holder = holderClock.newManager(repository, config);
-        LeaseManager next = nextClock.newManager(repository, config)) {
+    Duration ttl = Duration.ofSeconds(10);
+    Duration heartbeat = Duration.ofSeconds(2);
+    try (LeaseManager holder = holderClock.newManager(repository, ttl, heartbeat);
+        LeaseManager next = nextClock.newManager(repository, ttl, heartbeat)) {
       Lease lease = holder.acquire("task:7");
       for (Path file : jsonFiles(repository.directory())) {
         deleteQuietly(file); // rm *.json while the holder runs
@@ -116,7 +112,7 @@ class FileLeaseRepositoryWithManagerTest {
 
       try (Lease successor = next.acquire("task:7")) {
         assertThat(successor.generation()).isGreaterThan(lease.generation());
-        holderClock.advance(config.heartbeat());
+        holderClock.advance(heartbeat);
         assertThat(lease.isHeld()).isFalse();
         assertThat(lease.lost().toCompletableFuture().join().reason())
             .isEqualTo(LeaseLost.Reason.TAKEN_OVER);

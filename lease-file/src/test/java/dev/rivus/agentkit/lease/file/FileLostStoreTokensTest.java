@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FileLostStoreTokensTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(2), Duration.ofMillis(500));
+  private static final Duration TTL = Duration.ofSeconds(2);
+  private static final Duration HEARTBEAT = Duration.ofMillis(500);
 
   @TempDir Path dir;
 
@@ -57,7 +56,7 @@ class FileLostStoreTokensTest {
       Files.createDirectory(store());
 
       await()
-          .atMost(CONFIG.ttl())
+          .atMost(TTL)
           .untilAsserted(
               () -> assertThat(holder.isHeld()).as("the holder of the moved store").isFalse());
     }
@@ -95,7 +94,7 @@ class FileLostStoreTokensTest {
         LeaseManager leases = manager(repository)) {
       for (int i = 0; i < count; i++) {
         // The moved directory's record names a holder that lost it: taken over after the TTL.
-        try (Lease lease = leases.acquire("report", CONFIG.ttl().multipliedBy(3))) {
+        try (Lease lease = leases.acquire("report", TTL.multipliedBy(3))) {
           last = lease.generation();
           given.add(last);
         }
@@ -105,7 +104,7 @@ class FileLostStoreTokensTest {
   }
 
   private static LeaseManager manager(FileLeaseRepository repository) {
-    return LeaseManager.builder(repository).config(CONFIG).build();
+    return LeaseManager.builder(repository).ttl(TTL).heartbeat(HEARTBEAT).build();
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

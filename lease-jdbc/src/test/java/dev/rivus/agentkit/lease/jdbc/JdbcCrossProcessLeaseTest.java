@@ -8,7 +8,6 @@ import static dev.rivus.agentkit.lease.jdbc.Refusals.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
@@ -53,8 +52,7 @@ abstract class JdbcCrossProcessLeaseTest extends CrossProcessLeaseContract {
   /** The TTL of the holder on another host and of this host's manager. */
   private static final Duration TTL_OF_BOTH = Duration.ofSeconds(3);
 
-  private static final LeaseConfig OTHER_HOST_TTL =
-      LeaseConfig.of(TTL_OF_BOTH, TTL_OF_BOTH.dividedBy(4));
+  private static final Duration HEARTBEAT_OF_BOTH = TTL_OF_BOTH.dividedBy(4);
 
   private static final SystemProcesses THIS_HOST = SystemProcesses.detect();
 
@@ -168,7 +166,8 @@ abstract class JdbcCrossProcessLeaseTest extends CrossProcessLeaseContract {
       assertThat(THIS_HOST.judge(asIfOnThisHost(record.holder().process())))
           .as("the dead holder's pid and start time, judged as if the record were this host's")
           .isEqualTo(Liveness.GONE);
-      try (LeaseManager here = LeaseManager.create(repository, OTHER_HOST_TTL)) {
+      try (LeaseManager here =
+          LeaseManager.builder(repository).ttl(TTL_OF_BOTH).heartbeat(HEARTBEAT_OF_BOTH).build()) {
         long start = System.nanoTime();
         LeaseHeld atOnce =
             refused(
@@ -201,7 +200,8 @@ abstract class JdbcCrossProcessLeaseTest extends CrossProcessLeaseContract {
           .isBefore(Instant.now().minus(Duration.ofHours(5)));
 
       child.suspend();
-      try (LeaseManager here = LeaseManager.create(repository, OTHER_HOST_TTL)) {
+      try (LeaseManager here =
+          LeaseManager.builder(repository).ttl(TTL_OF_BOTH).heartbeat(HEARTBEAT_OF_BOTH).build()) {
         long start = System.nanoTime();
         refused(
             "this host's first acquire after the holder on another host was stopped",
@@ -231,7 +231,7 @@ abstract class JdbcCrossProcessLeaseTest extends CrossProcessLeaseContract {
                 "--spec=" + requireSpec(),
                 "--key=" + key,
                 "--ttl=" + TTL_OF_BOTH,
-                "--heartbeat=" + OTHER_HOST_TTL.heartbeat(),
+                "--heartbeat=" + HEARTBEAT_OF_BOTH,
                 "--host=host-a.example",
                 "--boot-id=" + UUID.randomUUID(),
                 "--wall-clock-offset=" + wallClockOffset));

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
@@ -49,7 +48,7 @@ class JdbcStoreProviderTest {
     LeaseStores stores = LeaseStores.installed();
     long generation;
     try (LeaseRepository writer = stores.open(request(server, table).holding(true).build());
-        LeaseManager leases = LeaseManager.create(writer, LeaseConfig.defaults());
+        LeaseManager leases = LeaseManager.builder(writer).build();
         Lease lease = leases.acquire("by-uri")) {
       generation = lease.generation();
       assertThat(writer).isInstanceOf(PrunableLeaseRepository.class);

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseListener;
@@ -58,7 +57,6 @@ abstract class JdbcTwoHostsTest {
 
   private static final Duration TTL = Duration.ofSeconds(10);
   private static final Duration HEARTBEAT = Duration.ofSeconds(2);
-  private static final LeaseConfig CONFIG = LeaseConfig.of(TTL, HEARTBEAT);
   private static final String KEY = "report:nightly";
 
   /** The server this test runs on. */
@@ -265,7 +263,8 @@ abstract class JdbcTwoHostsTest {
   private LeaseManager hostA(ProcessIdentity identity, Duration offset) {
     LeaseManager manager =
         LeaseManager.builder(repositoryA)
-            .config(CONFIG)
+            .ttl(TTL)
+            .heartbeat(HEARTBEAT)
             .name("host-a")
             .ticker(timeA)
             .scheduler(timeA)
@@ -283,7 +282,8 @@ abstract class JdbcTwoHostsTest {
   private LeaseManager hostB() {
     LeaseManager manager =
         LeaseManager.builder(repositoryB)
-            .config(CONFIG)
+            .ttl(TTL)
+            .heartbeat(HEARTBEAT)
             .name("host-b")
             .ticker(timeB)
             .scheduler(timeB)

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety;
 
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -43,7 +42,8 @@ public final class WorkerMain {
         LeaseRepository repository = open(settings);
         LeaseManager leases =
             LeaseManager.builder(new RenewalLog(repository, log, settings.id()))
-                .config(LeaseConfig.of(settings.ttl(), settings.heartbeat()))
+                .ttl(settings.ttl())
+                .heartbeat(settings.heartbeat())
                 .grace(PhaseRunner.GRACE)
                 .ticker(skew.ticker())
                 .wallClock(skew.clock())

@@ -26,7 +26,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(Path.of("/var/lib/app/leases.db"));
- *     LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+ *     LeaseManager leases = LeaseManager.builder(repository).build();
  *     Lease lease = leases.acquire("task:42")) {
  *   lease.runFenced(token -> store.write(result, token.generation()));
  * }

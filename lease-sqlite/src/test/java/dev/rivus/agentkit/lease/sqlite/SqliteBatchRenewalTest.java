@@ -7,7 +7,6 @@ package dev.rivus.agentkit.lease.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
@@ -34,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SqliteBatchRenewalTest {
 
   private static final int LEASES = 10_000;
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
   @TempDir Path fallback;
   private Path dir;
@@ -65,7 +64,7 @@ class SqliteBatchRenewalTest {
   void tenThousandLeasesOfOneManagerAreRenewedInAtMostTwoTransactionsPerHeartbeat() {
     FakePlatform platform = new FakePlatform();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(dir.resolve("leases.db"));
-        LeaseManager leases = platform.newManager(repository, CONFIG)) {
+        LeaseManager leases = platform.newManager(repository, TTL, HEARTBEAT)) {
       List<Lease> held = new ArrayList<>(LEASES);
       for (int i = 0; i < LEASES; i++) {
         held.add(leases.acquire("job/" + i));
@@ -75,7 +74,7 @@ class SqliteBatchRenewalTest {
       for (int heartbeat = 1; heartbeat <= 3; heartbeat++) {
         long commitsBefore = repository.commits();
 
-        platform.advance(CONFIG.heartbeat());
+        platform.advance(HEARTBEAT);
 
         assertThat(repository.commits() - commitsBefore)
             .as("SQLite transactions committed in heartbeat %d", heartbeat)

@@ -6,9 +6,9 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseManagerBuilder;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
@@ -83,7 +83,7 @@ public final class SqliteChildMain {
 
   private static void stream(Path db, String key) {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
-        LeaseManager leases = countingManager(repository, LeaseConfig.defaults())) {
+        LeaseManager leases = countingManager(repository).build()) {
       OUT.println("READY");
       while (true) {
         try (Lease lease = leases.acquire(key)) {
@@ -98,11 +98,8 @@ public final class SqliteChildMain {
    * generation by one each (SPEC 1: the greater of one more and the wall clock), so the tests can
    * count them in the generations.
    */
-  private static LeaseManager countingManager(LeaseRepository repository, LeaseConfig config) {
-    return LeaseManager.builder(repository)
-        .config(config)
-        .wallClock(Clock.fixed(Samples.TIME, ZoneOffset.UTC))
-        .build();
+  private static LeaseManagerBuilder countingManager(LeaseRepository repository) {
+    return LeaseManager.builder(repository).wallClock(Clock.fixed(Samples.TIME, ZoneOffset.UTC));
   }
 
   private static void savers(Path db, String key, int threads, long millis) throws Exception {
@@ -166,11 +163,14 @@ public final class SqliteChildMain {
     SqliteOptions options = SqliteOptions.builder().busyWait(Duration.ofMillis(busyMillis)).build();
     try (SqliteLeaseRepository sqlite = SqliteLeaseRepository.open(db, options)) {
       TimedRepository repository = new TimedRepository(sqlite);
-      LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(30), Duration.ofSeconds(10));
       long acquired = 0;
       long held = 0;
       long failures = 0;
-      try (LeaseManager leases = countingManager(repository, config)) {
+      try (LeaseManager leases =
+          countingManager(repository)
+              .ttl(Duration.ofSeconds(30))
+              .heartbeat(Duration.ofSeconds(10))
+              .build()) {
         OUT.println("READY");
         long end = System.nanoTime() + Duration.ofMillis(millis).toNanos();
         for (int i = 0; System.nanoTime() < end; i++) {
@@ -200,7 +200,7 @@ public final class SqliteChildMain {
   private static void cycles(Path db, int cycles, boolean syncEveryWrite) {
     SqliteOptions options = SqliteOptions.builder().syncEveryWrite(syncEveryWrite).build();
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db, options);
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+        LeaseManager leases = LeaseManager.builder(repository).build()) {
       LeaseWrite create = Samples.firstWrite("renewed", "renewer");
       repository.save(create);
       LeaseSnapshot renewed = create.snapshot();
@@ -223,7 +223,7 @@ public final class SqliteChildMain {
 
   private static void acquireOnce(Path db, String key) {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+        LeaseManager leases = LeaseManager.builder(repository).build();
         Lease lease = leases.acquire(key)) {
       OUT.println("ACQUIRED " + lease.generation());
     }

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import java.nio.file.Path;
@@ -27,8 +26,10 @@ class SqliteCloseTest {
   void closingALeaseOnAnInterruptedThreadStillReleasesIt() {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(dir.resolve("l.db"));
         LeaseManager manager =
-            LeaseManager.create(
-                repository, LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(15)))) {
+            LeaseManager.builder(repository)
+                .ttl(Duration.ofSeconds(60))
+                .heartbeat(Duration.ofSeconds(15))
+                .build()) {
       Lease lease = manager.acquire("job");
 
       Thread.currentThread().interrupt();
@@ -44,8 +45,10 @@ class SqliteCloseTest {
     Path file = dir.resolve("l.db");
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(file);
         LeaseManager manager =
-            LeaseManager.create(
-                repository, LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(15)))) {
+            LeaseManager.builder(repository)
+                .ttl(Duration.ofSeconds(60))
+                .heartbeat(Duration.ofSeconds(15))
+                .build()) {
       manager.acquire("job").close();
 
       assertThat(repository.prune(Duration.ofDays(999_999_999_999L))).isZero();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.testkit.ChildJvm;
 import java.nio.file.Files;
@@ -29,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqliteLostStoreTokensTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(2), Duration.ofMillis(500));
+  private static final Duration TTL = Duration.ofSeconds(2);
+  private static final Duration HEARTBEAT = Duration.ofMillis(500);
 
   private static final Duration PATIENCE = Duration.ofSeconds(60);
 
@@ -76,7 +75,7 @@ class SqliteLostStoreTokensTest {
         successor.awaitLine("DONE", PATIENCE);
       }
       await()
-          .atMost(CONFIG.ttl())
+          .atMost(TTL)
           .untilAsserted(
               () -> assertThat(holder.isHeld()).as("the holder of the renamed store").isFalse());
     }
@@ -119,6 +118,6 @@ class SqliteLostStoreTokensTest {
   }
 
   private static LeaseManager manager(SqliteLeaseRepository repository) {
-    return LeaseManager.builder(repository).config(CONFIG).build();
+    return LeaseManager.builder(repository).ttl(TTL).heartbeat(HEARTBEAT).build();
   }
 }

@@ -7,7 +7,6 @@ package dev.rivus.agentkit.lease.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
@@ -123,7 +122,7 @@ class SqliteMultiProcessTest {
     }
     assertThat(integrityCheck(db)).isEqualTo("ok");
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults())) {
+        LeaseManager leases = LeaseManager.builder(repository).build()) {
       long stored = repository.load("task").orElseThrow().generation();
       // The kill may land after a commit and before the child printed it: one more, never fewer.
       assertThat(stored)
@@ -213,7 +212,7 @@ class SqliteMultiProcessTest {
     assertThat(journalGenerations(journal)).as("the child's writes").containsOnly(childGeneration);
     long successorGeneration;
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
-        LeaseManager leases = LeaseManager.create(repository, LeaseConfig.defaults());
+        LeaseManager leases = LeaseManager.builder(repository).build();
         Lease successor = leases.acquire("deleted")) {
       successorGeneration = successor.generation();
       successor.runFenced(

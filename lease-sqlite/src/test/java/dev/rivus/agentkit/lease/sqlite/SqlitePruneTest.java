@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
@@ -31,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqlitePruneTest {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
   @TempDir Path dir;
 
@@ -48,7 +47,7 @@ class SqlitePruneTest {
   void prunedKeyLoadsAsAFloorAndComesBackAboveEveryGenerationAndRevisionItHad() {
     FakePlatform platform = new FakePlatform();
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = platform.newManager(repository, CONFIG)) {
+        LeaseManager leases = platform.newManager(repository, TTL, HEARTBEAT)) {
       for (int i = 0; i < 3; i++) {
         leases.acquire("task").close();
       }
@@ -85,7 +84,7 @@ class SqlitePruneTest {
     }
 
     try (SqliteLeaseRepository repository = open();
-        LeaseManager leases = new FakePlatform().newManager(repository, CONFIG);
+        LeaseManager leases = new FakePlatform().newManager(repository, TTL, HEARTBEAT);
         Lease back = leases.acquire("old");
         Lease fresh = leases.acquire("never-seen")) {
       // Above the floor of 41; the fake wall clock's microseconds are higher still.

@@ -51,11 +51,11 @@ public abstract class CrossProcessLeaseContract {
 
   /** Long enough that a takeover within a test cannot be explained by the TTL running out. */
   private static final LeaseConfig LONG =
-      LeaseConfig.of(Duration.ofSeconds(60), Duration.ofSeconds(5));
+      new LeaseConfig(Duration.ofSeconds(60), Duration.ofSeconds(5));
 
   /** Short, so that a holder stopped for longer than the TTL can be taken over within seconds. */
   private static final LeaseConfig SHORT =
-      LeaseConfig.of(Duration.ofSeconds(2), Duration.ofMillis(500));
+      new LeaseConfig(Duration.ofSeconds(2), Duration.ofMillis(500));
 
   /** How long the parent's first write may go ahead of a stopped holder before it is continued. */
   private static final Duration FIRST_WRITE_HEAD_START = Duration.ofMillis(500);
@@ -235,7 +235,7 @@ public abstract class CrossProcessLeaseContract {
    */
   @Test
   public void aStoppedHolderWithALongerTtlIsTakenOverOnlyAfterItsOwnTtl() throws Exception {
-    LeaseConfig holderTtl = LeaseConfig.of(Duration.ofSeconds(6), Duration.ofMillis(1500));
+    LeaseConfig holderTtl = new LeaseConfig(Duration.ofSeconds(6), Duration.ofMillis(1500));
     ChildJvm child = startHolder(holderTtl, null, false);
     long childGeneration = number(child.awaitLine("ACQUIRED ", PATIENCE), 1);
     child.suspend();
@@ -324,7 +324,11 @@ public abstract class CrossProcessLeaseContract {
   }
 
   private LeaseManager manager(LeaseConfig config) {
-    LeaseManager manager = LeaseManager.create(parentRepository(), config);
+    LeaseManager manager =
+        LeaseManager.builder(parentRepository())
+            .ttl(config.ttl())
+            .heartbeat(config.heartbeat())
+            .build();
     resources.add(manager);
     return manager;
   }

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.testkit;
 
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseManagerBuilder;
 import dev.rivus.agentkit.lease.LeaseRepository;
@@ -257,15 +256,17 @@ public final class FakePlatform implements Ticker, LivenessJudge, SchedulerFacto
   }
 
   /**
-   * Creates a manager on this platform with {@code config}: the short form of {@code
-   * managerBuilder(repository).config(config).build()}.
+   * Creates a manager on this platform with a TTL and heartbeat: the short form of {@code
+   * managerBuilder(repository).ttl(ttl).heartbeat(heartbeat).build()}.
    *
    * @param repository where lease records live
-   * @param config TTL and heartbeat
+   * @param ttl how long a record may stay unchanged before another manager may take the lease over
+   * @param heartbeat how often each lease is renewed; at most half the TTL
    * @return the manager
+   * @throws dev.rivus.agentkit.lease.LeaseConfigInvalid if the TTL or heartbeat is out of bounds
    */
-  public LeaseManager newManager(LeaseRepository repository, LeaseConfig config) {
-    return managerBuilder(repository).config(config).build();
+  public LeaseManager newManager(LeaseRepository repository, Duration ttl, Duration heartbeat) {
+    return managerBuilder(repository).ttl(ttl).heartbeat(heartbeat).build();
   }
 
   @Override

@@ -7,7 +7,6 @@ package dev.rivus.agentkit.lease.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -37,8 +36,8 @@ import java.util.stream.Collectors;
  */
 final class GenerationWalk {
 
-  private static final LeaseConfig CONFIG =
-      LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration HEARTBEAT = Duration.ofSeconds(2);
   private static final int PROCESSES = 3;
 
   private final LeaseRepository repository;
@@ -292,7 +291,7 @@ final class GenerationWalk {
       platform.markRunning(other.self);
       other.platform.markRunning(self);
     }
-    Node node = new Node(self, platform, platform.newManager(repository, CONFIG));
+    Node node = new Node(self, platform, platform.newManager(repository, TTL, HEARTBEAT));
     log.add("start " + node);
     return node;
   }

@@ -6,7 +6,6 @@ package dev.rivus.agentkit.lease.testkit;
 
 import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -154,7 +153,8 @@ public final class LeaseHolderMain {
             self.pid(),
             self.processStart());
     return LeaseManager.builder(repository)
-        .config(LeaseConfig.of(options.ttl(), options.heartbeat()))
+        .ttl(options.ttl())
+        .heartbeat(options.heartbeat())
         .currentProcess(written)
         .livenessJudge(bootId != null ? LivenessJudge.unknown() : system)
         .wallClock(Clock.offset(Clock.systemUTC(), options.wallClockOffset()))

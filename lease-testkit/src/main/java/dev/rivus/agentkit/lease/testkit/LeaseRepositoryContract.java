@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
@@ -700,8 +699,8 @@ public abstract class LeaseRepositoryContract {
   public void fencedWorkEndsAsOnLossWhenItsKeyLockIsLost() throws Exception {
     LosableKeyLocks losable = new LosableKeyLocks(repository(), this::loseKeyLock);
     FakePlatform platform = new FakePlatform();
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
-    try (LeaseManager leases = platform.newManager(losable, config)) {
+    Duration heartbeat = Duration.ofSeconds(2);
+    try (LeaseManager leases = platform.newManager(losable, Duration.ofSeconds(10), heartbeat)) {
       Lease lease = leases.acquire("fenced");
       CountDownLatch working = new CountDownLatch(1);
       CountDownLatch cancelled = new CountDownLatch(1);
@@ -735,7 +734,7 @@ public abstract class LeaseRepositoryContract {
           .isTrue();
 
       losable.lose("fenced");
-      platform.advance(config.heartbeat());
+      platform.advance(heartbeat);
 
       Throwable ended = Workers.await(work, patience(), "the fenced work");
       assertThat(ended)
@@ -760,8 +759,11 @@ public abstract class LeaseRepositoryContract {
    */
   @Test
   public void closingALeaseWhileItsThreadIsInterruptedStillReleasesIt() throws Exception {
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(30), Duration.ofSeconds(5));
-    try (LeaseManager leases = LeaseManager.create(repository(), config)) {
+    try (LeaseManager leases =
+        LeaseManager.builder(repository())
+            .ttl(Duration.ofSeconds(30))
+            .heartbeat(Duration.ofSeconds(5))
+            .build()) {
       for (int round = 0; round < 10; round++) {
         Lease lease = leases.acquire("interrupted-close");
         CountDownLatch closerReady = new CountDownLatch(1);

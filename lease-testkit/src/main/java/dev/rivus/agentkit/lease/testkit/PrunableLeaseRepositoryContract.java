@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
@@ -49,9 +48,9 @@ public abstract class PrunableLeaseRepositoryContract extends LeaseRepositoryCon
   @Test
   public void pruningTombstonesKeepsGenerationsRising() throws Exception {
     PrunableLeaseRepository prunable = (PrunableLeaseRepository) repository();
-    LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
     long released;
-    try (LeaseManager leases = new FakePlatform().newManager(prunable, config);
+    try (LeaseManager leases =
+            new FakePlatform().newManager(prunable, Duration.ofSeconds(10), Duration.ofSeconds(2));
         Lease kept = leases.acquire("kept")) {
       for (int i = 0; i < 3; i++) {
         leases.acquire("pruned").close();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
@@ -27,8 +26,11 @@ import org.junit.jupiter.api.Test;
  */
 public interface StoreLossContract {
 
-  /** The configuration of the managers in these tests. */
-  LeaseConfig CONFIG = LeaseConfig.of(Duration.ofSeconds(10), Duration.ofSeconds(2));
+  /** The TTL of the managers in these tests. */
+  Duration TTL = Duration.ofSeconds(10);
+
+  /** The heartbeat of the managers in these tests. */
+  Duration HEARTBEAT = Duration.ofSeconds(2);
 
   /**
    * Returns the repository under test: {@code repository()} of the contract.
@@ -63,11 +65,11 @@ public interface StoreLossContract {
   @Test
   default void aHolderWhoseStoreWasDeletedLosesItsLeaseAtItsNextRenewal() throws Exception {
     FakePlatform platform = new FakePlatform();
-    try (LeaseManager leases = platform.newManager(storeUnderTest(), CONFIG)) {
+    try (LeaseManager leases = platform.newManager(storeUnderTest(), TTL, HEARTBEAT)) {
       Lease lease = leases.acquire("ghost");
 
       deleteStore();
-      platform.advance(CONFIG.heartbeat());
+      platform.advance(HEARTBEAT);
 
       assertThat(lease.isHeld()).as("the lease is held after its store was deleted").isFalse();
       assertThat(lease.lost().toCompletableFuture().join().reason())
@@ -87,7 +89,7 @@ public interface StoreLossContract {
   default void aStoreReplacedUnderAHolderIsNotAdoptedAndTokensStillRise() throws Exception {
     FakePlatform oldPlatform = new FakePlatform();
     FakePlatform newPlatform = new FakePlatform();
-    try (LeaseManager oldLeases = oldPlatform.newManager(storeUnderTest(), CONFIG)) {
+    try (LeaseManager oldLeases = oldPlatform.newManager(storeUnderTest(), TTL, HEARTBEAT)) {
       for (int i = 0; i < 5; i++) {
         oldLeases.acquire("replaced").close();
       }
@@ -96,7 +98,7 @@ public interface StoreLossContract {
       deleteStore();
       newPlatform.advance(Duration.ofSeconds(1)); // time passes before the new store is made
       try (LeaseRepository replacement = openAnotherRepository();
-          LeaseManager newLeases = newPlatform.newManager(replacement, CONFIG);
+          LeaseManager newLeases = newPlatform.newManager(replacement, TTL, HEARTBEAT);
           Lease successor = newLeases.acquire("replaced")) {
 
         assertThat(successor.generation())
