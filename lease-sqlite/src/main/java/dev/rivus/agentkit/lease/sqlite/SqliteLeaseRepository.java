@@ -124,18 +124,32 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    * does not exist (unless {@link SqliteOptions#createIfMissing()} is off), and migrating a
    * database of an earlier schema version.
    *
+   * <p>With {@link SqliteOptions#readOnly()}, opens an existing database for reading only ({@link
+   * #load}, {@link #loadAll}): nothing is written to the file or next to it, so that the database
+   * can be read where the process may not write, a read-only file system or another user's file.
+   * Where the directory is read-only and no write-ahead log is left, SQLite could not open the file
+   * in WAL mode at all; it is then read as immutable ({@code immutable=1}), which it is while
+   * nothing can write next to it. Every write, prune and key lock of the repository then fails with
+   * {@link LeaseRepositoryFailure}; the database is neither created nor migrated.
+   *
    * @param databaseFile the database file, or a symbolic link to it; its directory must exist
-   * @param options busy wait, connections, durability, clock, and whether to create
+   * @param options busy wait, connections, durability, clock, whether to create, and whether to
+   *     only read
    * @return the open repository; close it to release its connections
    * @throws LeaseRepositoryFailure if there is no file and none may be created (named as such even
-   *     when its directory is missing too), the directory is missing, the path is a dangling link,
-   *     the file is read-only, has several hard links, is empty or truncated, is not a lease
-   *     database, has a newer schema version, is corrupt, or stays locked beyond the busy wait
+   *     when its directory is missing too; a read-only opening never creates one), the directory is
+   *     missing, the path is a dangling link, the file is read-only (unless opened read-only), has
+   *     several hard links, is empty or truncated, is not a lease database, has a newer schema
+   *     version (read-only: another than this release's, since only a writing opening migrates), is
+   *     corrupt, or stays locked beyond the busy wait
    * @throws NullPointerException if an argument is null
    */
   public static SqliteLeaseRepository open(Path databaseFile, SqliteOptions options) {
     Objects.requireNonNull(databaseFile, "databaseFile");
     Objects.requireNonNull(options, "options");
+    if (options.readOnly()) {
+      return openReadOnly(databaseFile, options);
+    }
     if (!options.createIfMissing() && !Files.exists(databaseFile)) {
       // Before the path is resolved, whose complaint about a missing directory would advise to
       // create it, and before the opening lock, whose side file would be created.
@@ -145,25 +159,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     return new SqliteLeaseRepository(store, options, new Opening(store, options).open());
   }
 
-  /**
-   * Opens an existing lease database for reading only ({@link #load}, {@link #loadAll}): nothing is
-   * written to the file or next to it, so that the database can be read where the process may not
-   * write, a read-only file system or another user's file. Where the directory is read-only and no
-   * write-ahead log is left, SQLite could not open the file in WAL mode at all; it is then read as
-   * immutable ({@code immutable=1}), which it is while nothing can write next to it. Every write,
-   * prune and key lock of the repository fails with {@link LeaseRepositoryFailure}.
-   *
-   * @param databaseFile the database file, or a symbolic link to it
-   * @param options the busy wait, connections and clock; whether to create is not used
-   * @return the open repository; close it to release its connections
-   * @throws LeaseRepositoryFailure if there is no file, or it is not a lease database of this
-   *     release's schema (an earlier one is migrated only by a writing {@link #open}), is empty or
-   *     truncated, has several hard links, is corrupt, or stays locked beyond the busy wait
-   * @throws NullPointerException if an argument is null
-   */
-  public static SqliteLeaseRepository openReadOnly(Path databaseFile, SqliteOptions options) {
-    Objects.requireNonNull(databaseFile, "databaseFile");
-    Objects.requireNonNull(options, "options");
+  /** The read-only opening of {@link #open(Path, SqliteOptions)}. */
+  private static SqliteLeaseRepository openReadOnly(Path databaseFile, SqliteOptions options) {
     if (!Files.exists(databaseFile)) {
       throw Opening.missing(databaseFile.toAbsolutePath());
     }

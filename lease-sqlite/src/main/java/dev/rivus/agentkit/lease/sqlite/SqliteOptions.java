@@ -9,12 +9,15 @@ import java.time.InstantSource;
 import java.util.Objects;
 
 /**
- * How a {@link SqliteLeaseRepository} waits and syncs. Immutable and thread-safe; validated once,
- * by {@link Builder#build()}.
+ * How a {@link SqliteLeaseRepository} waits and syncs, and whether it may create or write the
+ * database. Immutable and thread-safe; validated once, by {@link Builder#build()}.
  *
  * <pre>{@code
  * SqliteOptions options = SqliteOptions.builder().busyWait(Duration.ofSeconds(2)).build();
  * LeaseRepository repository = SqliteLeaseRepository.open(Path.of("leases.db"), options);
+ *
+ * SqliteOptions reader = SqliteOptions.builder().readOnly(true).build();
+ * LeaseRepository records = SqliteLeaseRepository.open(Path.of("leases.db"), reader);
  * }</pre>
  */
 public final class SqliteOptions {
@@ -28,9 +31,11 @@ public final class SqliteOptions {
   private final boolean syncEveryWrite;
   private final InstantSource clock;
   private final boolean createIfMissing;
+  private final boolean readOnly;
 
   private SqliteOptions(Builder builder) {
     this.createIfMissing = builder.createIfMissing;
+    this.readOnly = builder.readOnly;
     this.busyWait = builder.busyWait;
     this.maxConnections = builder.maxConnections;
     this.syncEveryWrite = builder.syncEveryWrite;
@@ -39,8 +44,8 @@ public final class SqliteOptions {
 
   /**
    * Returns the defaults: a 5 s busy wait, at most 4 connections, acquisitions synced ({@code
-   * synchronous=FULL}) and renewals and releases not ({@code synchronous=NORMAL}), and the system
-   * clock for pruning.
+   * synchronous=FULL}) and renewals and releases not ({@code synchronous=NORMAL}), the system clock
+   * for pruning, and a database that is created if missing and written.
    *
    * @return the default options
    */
@@ -70,12 +75,23 @@ public final class SqliteOptions {
   }
 
   /**
-   * Tells whether opening creates the database when there is no file at the path.
+   * Tells whether opening creates the database when there is no file at the path. Not used when
+   * {@link #readOnly()}: a read-only opening never creates.
    *
    * @return {@code true} by default
    */
   public boolean createIfMissing() {
     return createIfMissing;
+  }
+
+  /**
+   * Tells whether the repository opens an existing database for reading only, writing nothing to
+   * the file or next to it (see {@link Builder#readOnly(boolean)}).
+   *
+   * @return {@code false} by default
+   */
+  public boolean readOnly() {
+    return readOnly;
   }
 
   /**
@@ -117,6 +133,8 @@ public final class SqliteOptions {
         + syncEveryWrite
         + ", createIfMissing="
         + createIfMissing
+        + ", readOnly="
+        + readOnly
         + "]";
   }
 
@@ -128,6 +146,7 @@ public final class SqliteOptions {
     private boolean syncEveryWrite;
     private InstantSource clock = InstantSource.system();
     private boolean createIfMissing = true;
+    private boolean readOnly;
 
     private Builder() {}
 
@@ -141,6 +160,24 @@ public final class SqliteOptions {
      */
     public Builder createIfMissing(boolean createIfMissing) {
       this.createIfMissing = createIfMissing;
+      return this;
+    }
+
+    /**
+     * Chooses whether opening only reads an existing lease database (off by default): nothing is
+     * written to the file or next to it, so that a database on a read-only file system, or another
+     * user's, can be read ({@link SqliteLeaseRepository#load}, {@link
+     * SqliteLeaseRepository#loadAll}); every write, prune and key lock of the repository then fails
+     * with {@link dev.rivus.agentkit.lease.LeaseRepositoryFailure}. A read-only opening never
+     * creates the database ({@link #createIfMissing} is not used) and never migrates one of an
+     * earlier schema version; see {@link SqliteLeaseRepository#open(java.nio.file.Path,
+     * SqliteOptions)}.
+     *
+     * @param readOnly {@code true} to open an existing database for reading only
+     * @return this builder
+     */
+    public Builder readOnly(boolean readOnly) {
+      this.readOnly = readOnly;
       return this;
     }
 

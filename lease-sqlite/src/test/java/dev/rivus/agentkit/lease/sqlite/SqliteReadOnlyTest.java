@@ -44,7 +44,7 @@ class SqliteReadOnlyTest {
     makeImmutable(file);
 
     try (SqliteLeaseRepository repository =
-        SqliteLeaseRepository.openReadOnly(file, SqliteOptions.defaults())) {
+        SqliteLeaseRepository.open(file, SqliteOptions.builder().readOnly(true).build())) {
       assertThat(repository.load("k")).map(LeaseSnapshot::isHeld).contains(true);
       assertThat(repository.loadAll()).hasSize(1);
       assertThatThrownBy(() -> repository.save(Samples.firstWrite("other", "h")))
@@ -60,7 +60,7 @@ class SqliteReadOnlyTest {
     makeImmutable(file.getParent());
 
     try (SqliteLeaseRepository repository =
-        SqliteLeaseRepository.openReadOnly(file, SqliteOptions.defaults())) {
+        SqliteLeaseRepository.open(file, SqliteOptions.builder().readOnly(true).build())) {
       assertThat(repository.load("k")).map(LeaseSnapshot::isHeld).contains(true);
       assertThat(repository.loadAll())
           .singleElement()
@@ -71,6 +71,18 @@ class SqliteReadOnlyTest {
       assertThat(files.map(f -> f.getFileName().toString()))
           .containsExactlyInAnyOrder("leases.db", "leases.db.fence");
     }
+  }
+
+  @Test
+  void aReadOnlyOpeningCreatesNothingWhereThereIsNoDatabase() {
+    Path file = temp.resolve("leases.db");
+    SqliteOptions reader = SqliteOptions.builder().readOnly(true).build();
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(file, reader))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("no lease database at");
+    assertThat(temp).isEmptyDirectory();
+    assertThat(SqliteOptions.defaults().readOnly()).as("the default").isFalse();
   }
 
   @Test

@@ -47,15 +47,14 @@ public final class SqliteStoreProvider implements LeaseStoreProvider {
     Path file = file(request);
     SqliteOptions.Builder builder = SqliteOptions.builder().createIfMissing(request.create());
     request.busyWait().ifPresent(builder::busyWait);
-    SqliteOptions options = builder.build();
     if (!request.create() && Files.exists(file) && !writable(file)) {
       // A reader needs no write access: a store on a read-only file system, or another user's.
-      return SqliteLeaseRepository.openReadOnly(file, options);
+      builder.readOnly(true);
     }
     if (request.create()) {
       createParent(file);
     }
-    return SqliteLeaseRepository.open(file, options);
+    return SqliteLeaseRepository.open(file, builder.build());
   }
 
   private static Path file(StoreRequest request) {
