@@ -18,7 +18,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,11 +49,11 @@ import java.util.Optional;
 public final class FileLeaseRepository implements LeaseRepository {
 
   private final Path directory;
-  private final Options options;
+  private final FileOptions options;
   private final DirectoryIdentity identity;
   private final RecordCodec codec = new RecordCodec();
 
-  private FileLeaseRepository(Path directory, Options options, DirectoryIdentity identity) {
+  private FileLeaseRepository(Path directory, FileOptions options, DirectoryIdentity identity) {
     this.directory = directory;
     this.options = options;
     this.identity = identity;
@@ -71,23 +70,30 @@ public final class FileLeaseRepository implements LeaseRepository {
    * @throws NullPointerException if {@code directory} is null
    */
   public static FileLeaseRepository open(Path directory) {
-    return open(directory, Options.defaults());
+    return open(directory, FileOptions.defaults());
   }
 
   /**
    * Opens the repository in {@code directory}, creating the directory if missing.
    *
+   * <p>With {@link FileOptions#readOnly()}, opens an existing directory for reading only ({@link
+   * #load}, {@link #loadAll}), which needs no write access: the directory is neither created nor
+   * probed, so that records can be read on a read-only file system or in another user's directory.
+   * A save or a key lock then fails as the file system refuses it, with {@link
+   * LeaseRepositoryFailure}.
+   *
    * @param directory the directory of the record files
-   * @param options the write-lock wait budget
+   * @param options the write-lock wait budget, and whether to only read
    * @return the repository
    * @throws LeaseRepositoryFailure if the directory cannot be created, is not a directory, or is
-   *     not writable
+   *     not writable; read-only, if it does not exist or is not a directory
    * @throws NullPointerException if an argument is null
    */
-  public static FileLeaseRepository open(Path directory, Options options) {
+  public static FileLeaseRepository open(Path directory, FileOptions options) {
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(options, "options");
-    Path real = LeaseDirectory.prepare(directory);
+    Path real =
+        options.readOnly() ? LeaseDirectory.existing(directory) : LeaseDirectory.prepare(directory);
     DirectoryIdentity identity;
     try {
       identity = DirectoryIdentity.of(real, "lease directory");
@@ -96,30 +102,6 @@ public final class FileLeaseRepository implements LeaseRepository {
           null, "cannot open lease directory " + real + ": " + LeaseDirectory.describe(e, real), e);
     }
     return new FileLeaseRepository(real, options, identity);
-  }
-
-  /**
-   * Opens the repository in an existing {@code directory} for reading only ({@link #load}, {@link
-   * #loadAll}), which needs no write access: the directory is neither created nor probed, so that
-   * records can be read on a read-only file system or in another user's directory. A save or a key
-   * lock then fails as the file system refuses it, with {@link LeaseRepositoryFailure}.
-   *
-   * @param directory the directory of the record files
-   * @return the repository
-   * @throws LeaseRepositoryFailure if the directory does not exist or is not a directory
-   * @throws NullPointerException if {@code directory} is null
-   */
-  public static FileLeaseRepository openReadOnly(Path directory) {
-    Objects.requireNonNull(directory, "directory");
-    Path real = LeaseDirectory.existing(directory);
-    DirectoryIdentity identity;
-    try {
-      identity = DirectoryIdentity.of(real, "lease directory");
-    } catch (IOException e) {
-      throw new LeaseRepositoryFailure(
-          null, "cannot open lease directory " + real + ": " + LeaseDirectory.describe(e, real), e);
-    }
-    return new FileLeaseRepository(real, Options.defaults(), identity);
   }
 
   /**
@@ -136,7 +118,7 @@ public final class FileLeaseRepository implements LeaseRepository {
    *
    * @return the options
    */
-  public Options options() {
+  public FileOptions options() {
     return options;
   }
 
@@ -209,10 +191,10 @@ public final class FileLeaseRepository implements LeaseRepository {
   /**
    * {@inheritDoc}
    *
-   * <p>Waits at most {@link Options#writeLockWait()} for the key's write lock. An interrupt of the
-   * waiting thread ends the wait with a {@link LeaseRepositoryFailure}, and the thread's interrupt
-   * flag is set again. Every write is synced (file and directory), whatever its intent: a rename
-   * cannot be made durable later in bulk, as a database's log can.
+   * <p>Waits at most {@link FileOptions#writeLockWait()} for the key's write lock. An interrupt of
+   * the waiting thread ends the wait with a {@link LeaseRepositoryFailure}, and the thread's
+   * interrupt flag is set again. Every write is synced (file and directory), whatever its intent: a
+   * rename cannot be made durable later in bulk, as a database's log can.
    *
    * @throws LeaseRepositoryFailure if the write lock was not had within the budget, the stored
    *     record is corrupt, or the file cannot be written (read-only, full, no permission); the
@@ -329,38 +311,5 @@ public final class FileLeaseRepository implements LeaseRepository {
   @Override
   public String toString() {
     return "FileLeaseRepository[" + directory + "]";
-  }
-
-  /**
-   * Settings of a {@link FileLeaseRepository}. Immutable.
-   *
-   * @param writeLockWait how long a save waits for the key's write lock before it fails with {@link
-   *     LeaseRepositoryFailure}; other writers hold it only for one write, so the default of 10 s
-   *     is ample
-   */
-  public record Options(Duration writeLockWait) {
-
-    /**
-     * Validates the settings.
-     *
-     * @param writeLockWait see the class description
-     * @throws NullPointerException if {@code writeLockWait} is null
-     * @throws IllegalArgumentException if {@code writeLockWait} is not positive
-     */
-    public Options {
-      Objects.requireNonNull(writeLockWait, "writeLockWait");
-      if (writeLockWait.isNegative() || writeLockWait.isZero()) {
-        throw new IllegalArgumentException("writeLockWait must be positive, was " + writeLockWait);
-      }
-    }
-
-    /**
-     * Returns the default settings: a write-lock wait of 10 seconds.
-     *
-     * @return the defaults
-     */
-    public static Options defaults() {
-      return new Options(Duration.ofSeconds(10));
-    }
   }
 }

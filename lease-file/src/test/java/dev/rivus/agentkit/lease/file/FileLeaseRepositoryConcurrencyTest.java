@@ -130,7 +130,7 @@ class FileLeaseRepositoryConcurrencyTest {
   @Test
   void savesGoOnPromptlyWhileAnotherThreadHoldsTheKeyLock() throws Exception {
     // A write-lock budget this short would fail the saves if they waited for the key lock.
-    FileLeaseRepository.Options impatient = new FileLeaseRepository.Options(Duration.ofMillis(250));
+    FileOptions impatient = FileOptions.builder().writeLockWait(Duration.ofMillis(250)).build();
     LeaseRepository holder = FileLeaseRepository.open(directory);
     LeaseRepository renewer = FileLeaseRepository.open(directory, impatient);
     CountDownLatch fenced = new CountDownLatch(1);
@@ -163,7 +163,7 @@ class FileLeaseRepositoryConcurrencyTest {
   void aSaveThatCannotGetTheWriteLockWithinItsBudgetFailsNamingTheLockFile() throws Exception {
     FileLeaseRepository repository =
         FileLeaseRepository.open(
-            directory, new FileLeaseRepository.Options(Duration.ofMillis(200)));
+            directory, FileOptions.builder().writeLockWait(Duration.ofMillis(200)).build());
     Path writeLock = new RecordNames(repository.directory(), KEY).writeLock();
     FileRangeLock.Held stuckWriter = FileRangeLock.of(writeLock, 0, 1).lock();
     try {

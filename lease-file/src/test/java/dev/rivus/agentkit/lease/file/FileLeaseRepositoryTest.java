@@ -209,6 +209,28 @@ class FileLeaseRepositoryTest {
   }
 
   @Test
+  void aReadOnlyOpeningReadsADirectoryItCannotWriteAndCreatesNone() throws Exception {
+    FileLeaseRepository writer = open();
+    writer.save(Samples.firstWrite("k", "h-1"));
+    FileOptions reader = FileOptions.builder().readOnly(true).build();
+    Path missing = root.resolve("missing");
+
+    assertThatThrownBy(() -> FileLeaseRepository.open(missing, reader))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining("no lease directory at " + missing);
+    assertThat(missing).doesNotExist();
+    ReadOnlyDirectories.Restore restore = ReadOnlyDirectories.makeReadOnly(writer.directory());
+    try (FileLeaseRepository repository = FileLeaseRepository.open(writer.directory(), reader)) {
+      assertThat(repository.options().readOnly()).isTrue();
+      assertThat(repository.load("k")).contains(Samples.first("k", "h-1"));
+      assertThat(repository.loadAll()).hasSize(1);
+    } finally {
+      restore.writable();
+    }
+    assertThat(FileOptions.defaults().readOnly()).as("the default").isFalse();
+  }
+
+  @Test
   void saveFailsClearlyWhenTheDirectoryBecameReadOnlyAndKeepsTheRecord() throws Exception {
     FileLeaseRepository repository = open();
     repository.save(Samples.firstWrite("k", "h-1"));
@@ -229,11 +251,10 @@ class FileLeaseRepositoryTest {
 
   @Test
   void optionsRejectAWriteLockWaitThatIsNotPositive() {
-    assertThatThrownBy(() -> new FileLeaseRepository.Options(Duration.ZERO))
+    assertThatThrownBy(() -> FileOptions.builder().writeLockWait(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("writeLockWait");
-    assertThat(FileLeaseRepository.Options.defaults().writeLockWait())
-        .isEqualTo(Duration.ofSeconds(10));
+    assertThat(FileOptions.defaults().writeLockWait()).isEqualTo(Duration.ofSeconds(10));
   }
 
   @Test
@@ -244,7 +265,7 @@ class FileLeaseRepositoryTest {
     assertThatThrownBy(() -> FileLeaseRepository.open(root, null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("options");
-    assertThatThrownBy(() -> new FileLeaseRepository.Options(null))
+    assertThatThrownBy(() -> FileOptions.builder().writeLockWait(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("writeLockWait");
   }

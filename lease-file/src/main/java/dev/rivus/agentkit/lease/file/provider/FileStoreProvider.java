@@ -8,6 +8,7 @@ import dev.rivus.agentkit.lease.LeaseConfigInvalid;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
+import dev.rivus.agentkit.lease.file.FileOptions;
 import dev.rivus.agentkit.lease.spi.LeaseStoreProvider;
 import dev.rivus.agentkit.lease.spi.StoreRequest;
 import java.nio.file.Files;
@@ -50,9 +51,8 @@ public final class FileStoreProvider implements LeaseStoreProvider {
                   + " only reads a store and never creates one (check the path)",
           null);
     }
-    return request.create()
-        ? FileLeaseRepository.open(directory)
-        : FileLeaseRepository.openReadOnly(directory);
+    return FileLeaseRepository.open(
+        directory, FileOptions.builder().readOnly(!request.create()).build());
   }
 
   private static Path directory(StoreRequest request) {
