@@ -69,7 +69,7 @@ final class AbortOnLoss implements AutoCloseable {
 
   private void abortConnection() {
     try {
-      JdbcLeaseRepository.abortQuietly(connection);
+      Connections.abortQuietly(connection);
     } finally {
       synchronized (this) {
         abortEnded = true;

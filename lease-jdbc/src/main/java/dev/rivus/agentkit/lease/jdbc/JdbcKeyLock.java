@@ -154,11 +154,11 @@ final class JdbcKeyLock implements KeyLock {
       closed = true;
     }
     try {
-      if (!JdbcLeaseRepository.abortQuietly(connection)) {
+      if (!Connections.abortQuietly(connection)) {
         release(); // the driver or pool would not abort: unlock, as close() does
         return;
       }
-      JdbcLeaseRepository.closeQuietly(connection);
+      Connections.closeQuietly(connection);
     } finally {
       onClose.run();
     }
@@ -208,9 +208,9 @@ final class JdbcKeyLock implements KeyLock {
       released = false;
     }
     if (!released || !restored(connection, settings)) {
-      JdbcLeaseRepository.abortQuietly(connection);
+      Connections.abortQuietly(connection);
     }
     bound.restore();
-    JdbcLeaseRepository.closeQuietly(connection);
+    Connections.closeQuietly(connection);
   }
 }

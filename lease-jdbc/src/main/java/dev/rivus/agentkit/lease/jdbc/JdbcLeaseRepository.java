@@ -6,31 +6,19 @@ package dev.rivus.agentkit.lease.jdbc;
 
 import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.Lease;
-import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
-import dev.rivus.agentkit.lease.StoreLost;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Semaphore;
-import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -79,24 +67,21 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    */
   public static final Duration KEY_LOCK_SILENCE_MARGIN = Duration.ofSeconds(1);
 
-  private final DataSource dataSource;
   private final String table;
   private final Dialect dialect;
-  private final Sql sql;
-  private final Semaphore keyLockConnections;
-  private final Semaphore fencedTransactions;
-  private final int keyLockLimit;
-  private final int networkTimeoutMillis;
+  private final Records records;
+  private final KeyLocks keyLocks;
+  private final FencedTransactions fencedTransactions;
 
   private JdbcLeaseRepository(DataSource dataSource, JdbcOptions options, Dialect dialect) {
-    this.dataSource = dataSource;
     this.table = options.tableName();
     this.dialect = dialect;
-    this.sql = new Sql(table, dialect);
-    this.keyLockLimit = options.keyLockLimit();
-    this.keyLockConnections = new Semaphore(keyLockLimit, true);
-    this.fencedTransactions = new Semaphore(options.fencedTransactionLimit(), true);
-    this.networkTimeoutMillis = (int) options.networkTimeout().toMillis();
+    Sql sql = new Sql(table, dialect);
+    Connections connections = new Connections(dataSource, dialect, table, options.networkTimeout());
+    this.records = new Records(connections, sql);
+    this.keyLocks = new KeyLocks(connections, options.keyLockLimit());
+    this.fencedTransactions =
+        new FencedTransactions(connections, records, sql, options.fencedTransactionLimit());
   }
 
   /**
@@ -158,16 +143,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   public static JdbcLeaseRepository open(DataSource dataSource, JdbcOptions options) {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(options, "options");
-    String table = options.tableName();
-    try (Connection connection = dataSource.getConnection()) {
-      Dialect dialect = dialect(connection, table);
-      JdbcLeaseRepository repository = new JdbcLeaseRepository(dataSource, options, dialect);
-      Schema.check(connection, dialect, repository.sql, table);
-      return repository;
-    } catch (SQLException e) {
-      throw new LeaseRepositoryFailure(
-          null, "cannot open the lease table '" + table + "': " + describe(e), e);
-    }
+    Dialect dialect = Opening.checkTables(dataSource, options.tableName());
+    return new JdbcLeaseRepository(dataSource, options, dialect);
   }
 
   /**
@@ -186,32 +163,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   public static void createSchema(DataSource dataSource, JdbcOptions options) {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(options, "options");
-    String table = options.tableName();
-    try (Connection connection = dataSource.getConnection()) {
-      Dialect dialect = dialect(connection, table);
-      autoCommit(connection);
-      Schema.create(connection, dialect, table);
-    } catch (SQLException e) {
-      throw new LeaseRepositoryFailure(
-          null, "cannot create the lease table '" + table + "': " + describe(e), e);
-    }
-  }
-
-  private static Dialect dialect(Connection connection, String table) throws SQLException {
-    String product = connection.getMetaData().getDatabaseProductName();
-    Dialect dialect = Dialect.of(product);
-    if (dialect == null) {
-      throw new LeaseRepositoryFailure(
-          null,
-          "the lease table '"
-              + table
-              + "' is on "
-              + product
-              + ", which JdbcLeaseRepository does not support; it supports PostgreSQL and"
-              + " MariaDB",
-          null);
-    }
-    return dialect;
+    Opening.createTables(dataSource, options.tableName());
   }
 
   /**
@@ -225,47 +177,17 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
 
   @Override
   public Optional<LeaseSnapshot> load(String key) {
-    byte[] keyBytes = KeyBytes.encode(LeaseKeys.requireValid(key));
-    return withConnection(
-        key,
-        "load",
-        connection -> {
-          try (PreparedStatement select = connection.prepareStatement(sql.selectOne())) {
-            select.setBytes(1, KeyBytes.hash(keyBytes));
-            try (ResultSet row = select.executeQuery()) {
-              return row.next() ? Optional.of(snapshot(key, row)) : Optional.empty();
-            }
-          }
-        });
+    return records.load(key);
   }
 
   @Override
   public List<LeaseSnapshot> loadAll() {
-    return withConnection(
-        null,
-        "load every lease",
-        connection -> {
-          List<LeaseSnapshot> all = new ArrayList<>();
-          try (Statement select = connection.createStatement();
-              ResultSet row = select.executeQuery(sql.selectAll())) {
-            while (row.next()) {
-              all.add(snapshot(null, row));
-            }
-          }
-          return all;
-        });
+    return records.loadAll();
   }
 
   @Override
   public void save(LeaseWrite write) {
-    Objects.requireNonNull(write, "write");
-    byte[] keyBytes = KeyBytes.encode(write.key());
-    boolean saved =
-        withConnection(
-            write.key(), "save", connection -> execute(connection, write, keyBytes) == 1);
-    if (!saved) {
-      throw new RevisionConflict(write.key(), write.expectedRevision(), -1);
-    }
+    records.save(write);
   }
 
   /**
@@ -274,168 +196,12 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    */
   @Override
   public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
-    Objects.requireNonNull(writes, "writes");
-    if (writes.isEmpty()) {
-      return List.of();
-    }
-    List<LeaseWrite> batched = new ArrayList<>();
-    for (LeaseWrite write : writes) {
-      if (!write.raisesGeneration()) {
-        batched.add(write);
-      }
-    }
-    int[] counts = new int[writes.size()];
-    withConnection(
-        null,
-        "save " + writes.size() + " leases",
-        connection -> {
-          int[] batchCounts = batch(connection, batched);
-          int next = 0;
-          for (int i = 0; i < writes.size(); i++) {
-            LeaseWrite write = writes.get(i);
-            counts[i] =
-                write.raisesGeneration()
-                    ? execute(connection, write, KeyBytes.encode(write.key()))
-                    : batchCounts[next++];
-          }
-          return Boolean.TRUE;
-        });
-    List<SaveOutcome> outcomes = new ArrayList<>(writes.size());
-    for (int i = 0; i < writes.size(); i++) {
-      LeaseWrite write = writes.get(i);
-      if (counts[i] == 1 || (counts[i] == Statement.SUCCESS_NO_INFO && landed(write))) {
-        outcomes.add(SaveOutcome.saved(write));
-      } else {
-        outcomes.add(
-            SaveOutcome.failed(
-                write, new RevisionConflict(write.key(), write.expectedRevision(), -1)));
-      }
-    }
-    return outcomes;
-  }
-
-  /**
-   * After a batch that gave no count (a driver that rewrites batches): whether the write is stored.
-   */
-  private boolean landed(LeaseWrite write) {
-    return load(write.key()).filter(write.snapshot()::equals).isPresent();
-  }
-
-  /**
-   * The updates of one kind, grouped by statement, in one batch each; counts in the given order.
-   */
-  private int[] batch(Connection connection, List<LeaseWrite> writes) throws SQLException {
-    int[] counts = new int[writes.size()];
-    if (writes.isEmpty()) {
-      return counts;
-    }
-    // Renewals and releases keep the generation, so they share one statement.
-    boolean lighter = mayBeLost(writes);
-    try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
-      for (LeaseWrite write : writes) {
-        sql.bindSameGeneration(update, KeyBytes.encode(write.key()), write, lighter);
-        update.addBatch();
-      }
-      int[] batchCounts = update.executeBatch();
-      System.arraycopy(batchCounts, 0, counts, 0, Math.min(batchCounts.length, counts.length));
-      if (batchCounts.length < counts.length) {
-        Arrays.fill(counts, batchCounts.length, counts.length, Statement.SUCCESS_NO_INFO);
-      }
-    }
-    return counts;
-  }
-
-  /** Executes the conditional statement of one write; returns the rows written. */
-  private int execute(Connection connection, LeaseWrite write, byte[] keyBytes)
-      throws SQLException {
-    if (write.raisesGeneration()) {
-      return dialect.writeAcquisition(connection, sql, write, keyBytes);
-    }
-    try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
-      sql.bindSameGeneration(update, keyBytes, write, mayBeLost(List.of(write)));
-      return update.executeUpdate();
-    }
-  }
-
-  /**
-   * Whether a crash of the database may lose the writes: releases only. A lost release leaves the
-   * record held at its last renewal, which was durable, by a holder that has stopped: others wait
-   * one TTL for nothing, and the revision number it took is next written with a higher generation.
-   * A lost renewal would not be harmless: its holder outlives the crash and counts on it, while a
-   * successor counts its TTL from the revision before.
-   */
-  static boolean mayBeLost(List<LeaseWrite> writes) {
-    // A batch is one transaction on PostgreSQL: it may skip the flush only if all are releases.
-    return !writes.isEmpty()
-        && writes.stream().allMatch(write -> write.intent() == LeaseWrite.Intent.RELEASE);
-  }
-
-  /**
-   * Runs work in one transaction on the connection, then commits if {@code commit} accepts its
-   * result and rolls back otherwise (or if it throws); the connection is in auto-commit mode again
-   * after.
-   */
-  private static <T> T inTransaction(Connection connection, Work<T> work, Predicate<T> commit)
-      throws SQLException {
-    connection.setAutoCommit(false);
-    boolean committed = false;
-    try {
-      T result = work.run(connection);
-      if (commit.test(result)) {
-        connection.commit();
-        committed = true;
-      }
-      return result;
-    } finally {
-      if (!committed) {
-        rollbackQuietly(connection);
-      }
-      try {
-        connection.setAutoCommit(true);
-      } catch (SQLException | RuntimeException broken) {
-        // a broken connection: the pool finds it out and drops it
-      }
-    }
-  }
-
-  private static void rollbackQuietly(Connection connection) {
-    try {
-      connection.rollback();
-    } catch (SQLException | RuntimeException broken) {
-      // nothing was committed; a broken connection is dropped by the pool
-    }
+    return records.saveAll(writes);
   }
 
   @Override
   public int prune(Duration olderThan) {
-    Objects.requireNonNull(olderThan, "olderThan");
-    if (olderThan.isNegative()) {
-      throw new IllegalArgumentException("olderThan must not be negative, was " + olderThan);
-    }
-    Instant now = Instant.now();
-    boolean all = olderThan.isZero();
-    Instant cutoff;
-    try {
-      cutoff = now.minus(olderThan);
-    } catch (DateTimeException | ArithmeticException beforeTime) {
-      return 0; // older than anything the clock can name
-    }
-    Instant cut = cutoff;
-    return withConnection(
-        null,
-        "prune tombstones older than " + olderThan,
-        connection -> {
-          try (PreparedStatement prune = connection.prepareStatement(sql.prune(all))) {
-            prune.setLong(1, now.getEpochSecond());
-            prune.setInt(2, now.getNano());
-            if (!all) {
-              prune.setLong(3, cut.getEpochSecond());
-              prune.setLong(4, cut.getEpochSecond());
-              prune.setInt(5, cut.getNano());
-            }
-            return prune.executeUpdate();
-          }
-        });
+    return records.prune(olderThan);
   }
 
   /**
@@ -465,66 +231,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    */
   @Override
   public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
-    byte[] keyBytes = KeyBytes.encode(LeaseKeys.requireValid(key));
-    Objects.requireNonNull(silenceLimit, "silenceLimit");
-    if (silenceLimit.isNegative() || silenceLimit.isZero()) {
-      throw new IllegalArgumentException("silenceLimit must be positive, was " + silenceLimit);
-    }
-    Duration silenceBound = silenceLimit.plus(KEY_LOCK_SILENCE_MARGIN);
-    long lockId = KeyBytes.lockId(table, keyBytes);
-    if (Thread.interrupted()) {
-      throw new InterruptedException("interrupted before taking the key lock of '" + key + "'");
-    }
-    keyLockConnections.acquire();
-    Connection connection;
-    try {
-      connection = dataSource.getConnection();
-    } catch (SQLException e) {
-      keyLockConnections.release();
-      throw failure(key, "take the key lock of", e);
-    } catch (RuntimeException | Error e) {
-      keyLockConnections.release();
-      throw e;
-    }
-    NetworkBound bound = null;
-    Dialect.SessionSettings settings = null;
-    try {
-      autoCommit(connection);
-      // Every call of the key lock is bounded, so that a wait on a dead network still ends, and
-      // sees the interrupt of a loss.
-      bound = NetworkBound.apply(connection, networkTimeoutMillis);
-      // Before the lock is taken, so that no moment of holding it is unbounded.
-      settings = dialect.boundSilence(connection, silenceBound);
-      return JdbcKeyLock.take(
-          connection, dialect, lockId, key, bound, settings, keyLockConnections::release);
-    } catch (SQLException e) {
-      giveBack(connection, bound, settings);
-      throw failure(key, "take the key lock of", e);
-    } catch (InterruptedException | RuntimeException | Error e) {
-      giveBack(connection, bound, settings);
-      throw e;
-    }
+    return keyLocks.lock(key, silenceLimit);
   }
-
-  /** Gives back a key lock's connection and turn when taking the key lock failed. */
-  private void giveBack(
-      Connection connection,
-      @Nullable NetworkBound bound,
-      Dialect.@Nullable SessionSettings settings) {
-    if (settings != null) {
-      // Not restored but dropped: the wait ended by an interrupt (a loss) or a failure, perhaps on
-      // a cut network, where a statement would wait for the network timeout; and a session with
-      // the bound must never be lent out.
-      abortQuietly(connection);
-    }
-    if (bound != null) {
-      bound.restore();
-    }
-    closeQuietly(connection);
-    keyLockConnections.release();
-  }
-
-  // ---- fenced transactions ----
 
   /**
    * Runs {@code work} in one transaction of this repository's database that commits only if the
@@ -560,9 +268,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    */
   public <T extends @Nullable Object> T inFencedTransaction(Lease lease, FencedTransaction<T> work)
       throws SQLException, InterruptedException {
-    Objects.requireNonNull(lease, "lease");
-    Objects.requireNonNull(work, "work");
-    return fencedTransaction(lease.key(), lease.generation(), localLoss(lease), null, work);
+    return fencedTransactions.run(lease, work);
   }
 
   /**
@@ -593,13 +299,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    */
   public <T extends @Nullable Object> T inFencedTransaction(
       FencingToken token, FencedTransaction<T> work) throws SQLException, InterruptedException {
-    Objects.requireNonNull(token, "token");
-    Objects.requireNonNull(work, "work");
-    LeaseLost lost =
-        token.isHeld()
-            ? null
-            : new LeaseLost(token.key(), token.generation(), LeaseLost.Reason.EXPIRED, null, null);
-    return fencedTransaction(token.key(), token.generation(), lost, token, work);
+    return fencedTransactions.run(token, work);
   }
 
   /**
@@ -619,164 +319,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * @throws NullPointerException if an argument is null
    */
   public void verifyFence(Connection connection, String key, long generation) throws SQLException {
-    Objects.requireNonNull(connection, "connection");
-    LeaseKeys.requireValid(key);
-    if (connection.getAutoCommit()) {
-      throw new IllegalStateException(
-          "verifyFence needs a connection in a transaction (auto-commit off): in auto-commit"
-              + " mode the fence row's lock would end with the check");
-    }
-    // The record is read on a connection of its own, outside the caller's transaction (see
-    // fencedTransaction); the fence row in it decides.
-    LeaseSnapshot current = load(key).orElse(null);
-    byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
-    checkFence(connection, key, generation, keyHash, current, idleBound(key, generation, current));
-  }
-
-  private <T extends @Nullable Object> T fencedTransaction(
-      String key,
-      long generation,
-      @Nullable LeaseLost lostHere,
-      @Nullable FencingToken token,
-      FencedTransaction<T> work)
-      throws SQLException, InterruptedException {
-    if (lostHere != null) {
-      throw lostHere;
-    }
-    byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
-    fencedTransactions.acquire();
-    try (Connection connection = dataSource.getConnection();
-        AbortOnLoss abort = AbortOnLoss.watch(token, connection)) {
-      try {
-        autoCommit(connection);
-        // Read before the transaction, so that no isolation level (MariaDB's SERIALIZABLE turns
-        // plain reads into share locks) makes the record's renewals wait for the transaction.
-        LeaseSnapshot current = readRecord(connection, key, keyHash);
-        Duration idleBound = idleBound(key, generation, current);
-        dialect.beforeFencedTransaction(connection, idleBound);
-        try {
-          T result =
-              inTransaction(
-                  connection,
-                  c -> {
-                    checkFence(c, key, generation, keyHash, current, idleBound);
-                    return work.run(c);
-                  },
-                  unused -> abort.beginCommit());
-          abort.close(); // committed (or refused): a loss from now on must not break the session
-          if (abort.abortedBeforeCommit()) {
-            throw abortedByLoss(key, generation, null);
-          }
-          return result;
-        } finally {
-          try {
-            dialect.afterFencedTransaction(connection);
-          } catch (SQLException | RuntimeException broken) {
-            abortQuietly(connection); // never lend out a session with our setting
-          }
-        }
-      } catch (LeaseLost lost) {
-        throw lost;
-      } catch (SQLException | RuntimeException failed) {
-        if (abort.abortedBeforeCommit()) {
-          throw abortedByLoss(key, generation, failed);
-        }
-        throw failed;
-      }
-    } finally {
-      fencedTransactions.release();
-    }
-  }
-
-  /** The loss of a fenced transaction's lease aborted it before its commit: nothing committed. */
-  private static LeaseLost abortedByLoss(String key, long generation, @Nullable Exception failure) {
-    return new LeaseLost(key, generation, LeaseLost.Reason.EXPIRED, null, failure);
-  }
-
-  /**
-   * How long a fenced transaction may stay idle on the server: the lease's TTL. A holder silent for
-   * that long has lost its lease anyway, and the server then ends the transaction, freeing the
-   * fence row for a successor.
-   */
-  private Duration idleBound(String key, long generation, @Nullable LeaseSnapshot current) {
-    if (current == null) {
-      throw missing(key, generation, null, table);
-    }
-    Duration ttl = current.ttl();
-    return ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl;
-  }
-
-  private @Nullable LeaseSnapshot readRecord(Connection connection, String key, byte[] keyHash)
-      throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(sql.selectOne())) {
-      select.setBytes(1, keyHash);
-      try (ResultSet row = select.executeQuery()) {
-        return row.next() ? snapshot(key, row) : null;
-      }
-    }
-  }
-
-  /**
-   * Locks the fence row and checks it and the record, read before: the fence row decides (no
-   * acquisition can commit while the lock is held); the record tells a release, and what to report.
-   */
-  private void checkFence(
-      Connection connection,
-      String key,
-      long generation,
-      byte[] keyHash,
-      @Nullable LeaseSnapshot current,
-      Duration idleBound)
-      throws SQLException {
-    long fenced = dialect.lockFence(connection, sql, keyHash, idleBound);
-    if (current == null) {
-      throw missing(key, generation, null, table);
-    }
-    if (fenced < 0) {
-      throw missing(key, generation, current, sql.fenceTable());
-    }
-    if (fenced != generation || current.generation() != generation) {
-      throw new LeaseLost(key, generation, LeaseLost.Reason.TAKEN_OVER, current, null);
-    }
-    if (current.state() != LeaseState.HELD) {
-      throw new LeaseLost(key, generation, LeaseLost.Reason.RELEASED, current, null);
-    }
-  }
-
-  private LeaseLost missing(
-      String key, long generation, @Nullable LeaseSnapshot current, String where) {
-    return new LeaseLost(
-        key,
-        generation,
-        LeaseLost.Reason.STORE_LOST,
-        current,
-        new StoreLost(
-            "the "
-                + (current == null ? "record" : "fence row")
-                + " of lease '"
-                + key
-                + "' is missing from "
-                + dialect.name()
-                + " table '"
-                + where
-                + "'",
-            null));
-  }
-
-  /** The loss a lease that is no longer held here tells, or {@code null} while it is held. */
-  private static @Nullable LeaseLost localLoss(Lease lease) {
-    if (lease.isHeld()) {
-      return null;
-    }
-    LeaseLost lost;
-    try {
-      lost = lease.lost().toCompletableFuture().getNow(null);
-    } catch (RuntimeException unknown) {
-      lost = null;
-    }
-    return lost != null
-        ? lost.rethrown()
-        : new LeaseLost(lease.key(), lease.generation(), LeaseLost.Reason.RELEASED, null, null);
+    fencedTransactions.verify(connection, key, generation);
   }
 
   /** Closes nothing: the data source is the application's, and key locks are closed by holders. */
@@ -786,116 +329,5 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   @Override
   public String toString() {
     return "JdbcLeaseRepository[" + dialect.name() + " table " + table + "]";
-  }
-
-  // ---- connections and failures ----
-
-  private interface Work<T> {
-    T run(Connection connection) throws SQLException;
-  }
-
-  /**
-   * Runs work on a connection of its own in auto-commit mode. A pending interrupt is set aside
-   * while it runs and restored after: an interrupt must not break a write halfway (a pool's wait
-   * would end, leaving a release unwritten), and JDBC calls do not answer interrupts anyway.
-   */
-  private <T> T withConnection(@Nullable String key, String what, Work<T> work) {
-    boolean interrupted = Thread.interrupted();
-    try (Connection connection = dataSource.getConnection()) {
-      NetworkBound bound = NetworkBound.apply(connection, networkTimeoutMillis);
-      try {
-        autoCommit(connection);
-        return work.run(connection);
-      } finally {
-        bound.restore();
-      }
-    } catch (SQLException e) {
-      if (dialect.isUndefinedTable(e)) {
-        throw new StoreLost(
-            "the lease table '"
-                + table
-                + "' no longer exists in this "
-                + dialect.name()
-                + " database: it was dropped after the repository was opened",
-            e);
-      }
-      throw failure(key, what, e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private LeaseRepositoryFailure failure(@Nullable String key, String what, SQLException e) {
-    String subject = key == null ? "" : " lease '" + key + "'";
-    return new LeaseRepositoryFailure(
-        key,
-        "cannot "
-            + what
-            + subject
-            + " in "
-            + dialect.name()
-            + " table '"
-            + table
-            + "': "
-            + describe(e),
-        e);
-  }
-
-  private LeaseSnapshot snapshot(@Nullable String key, ResultSet row) throws SQLException {
-    try {
-      return Sql.snapshot(row);
-    } catch (IllegalArgumentException corrupt) {
-      throw new LeaseRepositoryFailure(
-          key,
-          "a corrupt record in "
-              + dialect.name()
-              + " table '"
-              + table
-              + "': "
-              + corrupt.getMessage(),
-          corrupt);
-    }
-  }
-
-  private static void autoCommit(Connection connection) throws SQLException {
-    if (!connection.getAutoCommit()) {
-      connection.setAutoCommit(true);
-    }
-  }
-
-  /**
-   * Aborts the connection, then lets its pool see that it is broken: an abort goes past the pool
-   * (HikariCP passes it to the driver and would lend the dead connection out again once it is
-   * closed, within half a second without checking it), while a statement that fails with a
-   * connection error (SQLState 08...) makes a pool that takes those as fatal drop it.
-   *
-   * @return false if the driver or pool refused to abort (the connection may still be open)
-   */
-  static boolean abortQuietly(Connection connection) {
-    try {
-      connection.abort(Runnable::run);
-    } catch (SQLException | RuntimeException notAborted) {
-      return false;
-    }
-    try (Statement probe = connection.createStatement()) {
-      probe.execute("SELECT 1");
-    } catch (SQLException | RuntimeException expected) {
-      // the connection is gone, and its pool has seen it fail
-    }
-    return true;
-  }
-
-  static void closeQuietly(Connection connection) {
-    try {
-      connection.close();
-    } catch (SQLException | RuntimeException ignored) {
-      // the connection is given up either way
-    }
-  }
-
-  static String describe(SQLException e) {
-    return e.getMessage() + (e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")");
   }
 }

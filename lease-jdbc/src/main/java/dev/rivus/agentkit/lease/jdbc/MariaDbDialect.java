@@ -113,7 +113,7 @@ final class MariaDbDialect implements Dialect {
     try {
       control.execute("ROLLBACK");
     } catch (SQLException | RuntimeException broken) {
-      JdbcLeaseRepository.abortQuietly(connection);
+      Connections.abortQuietly(connection);
     }
   }
 

@@ -72,12 +72,12 @@ class CommitDurabilityTest {
     LeaseWrite release = renewal.snapshot().release(Instant.now());
     LeaseWrite otherRelease = Samples.firstWrite("other", "h").snapshot().release(Instant.now());
 
-    assertThat(JdbcLeaseRepository.mayBeLost(List.of(release))).isTrue();
-    assertThat(JdbcLeaseRepository.mayBeLost(List.of(release, otherRelease))).isTrue();
-    assertThat(JdbcLeaseRepository.mayBeLost(List.of(renewal))).isFalse();
-    assertThat(JdbcLeaseRepository.mayBeLost(List.of(release, renewal))).isFalse();
-    assertThat(JdbcLeaseRepository.mayBeLost(List.of(acquisition))).isFalse();
-    assertThat(JdbcLeaseRepository.mayBeLost(List.of())).isFalse();
+    assertThat(Records.mayBeLost(List.of(release))).isTrue();
+    assertThat(Records.mayBeLost(List.of(release, otherRelease))).isTrue();
+    assertThat(Records.mayBeLost(List.of(renewal))).isFalse();
+    assertThat(Records.mayBeLost(List.of(release, renewal))).isFalse();
+    assertThat(Records.mayBeLost(List.of(acquisition))).isFalse();
+    assertThat(Records.mayBeLost(List.of())).isFalse();
   }
 
   /**

@@ -256,7 +256,7 @@ abstract class JdbcFaultTest {
    * open on the server, which does not notice the client is gone (PostgreSQL's {@code
    * idle_in_transaction_session_timeout} and {@code lock_timeout} are off, TCP keepalive starts
    * after 2 h; MariaDB's {@code idle_transaction_timeout} is off, {@code wait_timeout} is 8 h), and
-   * keeps the share lock on the key's fence row (JdbcLeaseRepository.checkFence) that the
+   * keeps the share lock on the key's fence row (FencedTransactions.checkFence) that the
    * successor's acquisition must wait for: the successor blocks in its acquisition statement, past
    * its own {@code maxWait}, until the cut heals or the server drops the session. Safe (the old
    * transaction, if it commits, commits before the successor's acquisition), but no takeover.
