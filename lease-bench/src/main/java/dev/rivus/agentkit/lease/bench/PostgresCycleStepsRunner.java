@@ -86,7 +86,7 @@ public final class PostgresCycleStepsRunner {
             leaseCycles.size(),
             micros(lease.load.percentile(50)),
             micros(lease.load.mean()));
-        row("lease: acquisition save (fence + record, one statement)", lease.acquire);
+        row("lease: acquisition save (generation row + record, one statement)", lease.acquire);
         row("lease: release save (UPDATE, synchronous_commit off)", lease.release);
         System.out.printf(
             Locale.ROOT,

@@ -69,8 +69,8 @@ enum TestDatabase {
   }
 
   /**
-   * Drops a lease table made by a test, and the companion tables a lease table may have ({@code
-   * TABLE_fence}), if they exist.
+   * Drops a lease table made by a test, and the companion tables a lease table may have (its
+   * generation table {@code TABLE_fence}), if they exist.
    */
   void dropLeaseTable(String table) throws SQLException {
     execute("DROP TABLE IF EXISTS " + table);

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * a cut network ends at once rather than at its own timeout, and the transaction commits nothing.
  * JDBC calls answer no interrupt; this is the interrupt's counterpart for the library's own
  * transaction. (The server ends its side too: MariaDB's driver sends {@code KILL}; for PostgreSQL,
- * whose driver only closes the socket, {@link PostgresDialect#lockFence} has the server check for a
- * client gone.)
+ * whose driver only closes the socket, {@link PostgresDialect#lockGenerationRow} has the server
+ * check for a client gone.)
  *
  * <p>The abort runs on a thread of its own: a driver may block in it (MariaDB's opens a connection
  * to send {@code KILL}), and the library thread that delivers losses must not wait on I/O. {@link

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between databases: the SQL that is not standard (creating the tables, reading their
- * comments, insert-if-absent, the fence row's locks, durable commits, advisory locks) and how
+ * comments, insert-if-absent, the generation row's locks, durable commits, advisory locks) and how
  * errors are told apart. One implementation per database: PostgreSQL, and MariaDB (also chosen for
  * MySQL). Every statement takes the table name from {@link JdbcOptions}, validated, and everything
  * else as bound parameters.
@@ -41,10 +41,10 @@ interface Dialect {
 
   /**
    * Writes and commits an acquisition (a write that raises the generation) on a connection in
-   * auto-commit mode, which it leaves so: the key's fence row is locked first, which waits for the
-   * fenced transactions of the generation it supersedes, then the record is written, conditionally,
-   * and the fence row raised with it, in one transaction that commits durably if the record row was
-   * written and writes nothing otherwise.
+   * auto-commit mode, which it leaves so: the key's generation row is locked first, which waits for
+   * the fenced transactions of the generation it supersedes, then the record is written,
+   * conditionally, and the generation row raised with it, in one transaction that commits durably
+   * if the record row was written and writes nothing otherwise.
    *
    * @return the record rows written: 1, or 0 on a conflict
    */
@@ -70,15 +70,15 @@ interface Dialect {
 
   /**
    * Bounds how long an acquisition waits for a row lock (a fenced transaction's share lock on the
-   * fence row) within its own statement or transaction, in milliseconds; see {@link
+   * generation row) within its own statement or transaction, in milliseconds; see {@link
    * #writeAcquisition}.
    */
   long ACQUISITION_LOCK_WAIT_MILLIS = 1_000;
 
   /**
    * Before a fenced transaction starts: bounds its idle time on the server where that is a setting
-   * of the session (MariaDB), so that a holder cut off in the middle of one does not keep the fence
-   * row's share lock until the server notices the dead connection.
+   * of the session (MariaDB), so that a holder cut off in the middle of one does not keep the
+   * generation row's share lock until the server notices the dead connection.
    */
   void beforeFencedTransaction(Connection connection, Duration idleBound) throws SQLException;
 
@@ -86,14 +86,14 @@ interface Dialect {
   void afterFencedTransaction(Connection connection) throws SQLException;
 
   /**
-   * Reads the fence row of a key with a share lock held to the end of the connection's transaction;
-   * where the database can do it for one transaction (PostgreSQL), in the same statement, bounds
-   * the transaction's idle time on the server.
+   * Reads the generation row of a key with a share lock held to the end of the connection's
+   * transaction; where the database can do it for one transaction (PostgreSQL), in the same
+   * statement, bounds the transaction's idle time on the server.
    *
    * @param idleBound the longest the transaction may stay idle on the server
-   * @return the fence row's generation, or -1 if the key has no fence row
+   * @return the generation row's generation, or -1 if the key has no generation row
    */
-  long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+  long lockGenerationRow(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
       throws SQLException;
 
   /**

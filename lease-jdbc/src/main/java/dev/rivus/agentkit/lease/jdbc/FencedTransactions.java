@@ -22,10 +22,10 @@ import org.jspecify.annotations.Nullable;
  * The fenced transactions of one repository ({@link JdbcLeaseRepository#inFencedTransaction(Lease,
  * FencedTransaction)}, and its token form) and the check they make ({@link
  * JdbcLeaseRepository#verifyFence}): a transaction commits only if, under a share lock on the key's
- * fence row held to its end, the fence row and the record still carry the lease's generation and
- * the record is held. The token form aborts its connection on the lease's loss ({@link
- * AbortOnLoss}). At most the limit given run at once, each on a connection of the data source; more
- * wait for a turn, in order.
+ * generation row held to its end, the generation row and the record still carry the lease's
+ * generation and the record is held. The token form aborts its connection on the lease's loss
+ * ({@link AbortOnLoss}). At most the limit given run at once, each on a connection of the data
+ * source; more wait for a turn, in order.
  *
  * <p>Thread-safe.
  */
@@ -70,10 +70,10 @@ final class FencedTransactions {
     if (connection.getAutoCommit()) {
       throw new IllegalStateException(
           "verifyFence needs a connection in a transaction (auto-commit off): in auto-commit"
-              + " mode the fence row's lock would end with the check");
+              + " mode the generation row's lock would end with the check");
     }
     // The record is read on a connection of its own, outside the caller's transaction (see
-    // fencedTransaction); the fence row in it decides.
+    // fencedTransaction); the generation row in it decides.
     LeaseSnapshot current = records.load(key).orElse(null);
     byte[] keyHash = KeyBytes.hash(KeyBytes.encode(key));
     checkFence(connection, key, generation, keyHash, current, idleBound(key, generation, current));
@@ -143,7 +143,7 @@ final class FencedTransactions {
   /**
    * How long a fenced transaction may stay idle on the server: the lease's TTL. A holder silent for
    * that long has lost its lease anyway, and the server then ends the transaction, freeing the
-   * fence row for a successor.
+   * generation row for a successor.
    */
   private Duration idleBound(String key, long generation, @Nullable LeaseSnapshot current) {
     if (current == null) {
@@ -154,8 +154,9 @@ final class FencedTransactions {
   }
 
   /**
-   * Locks the fence row and checks it and the record, read before: the fence row decides (no
-   * acquisition can commit while the lock is held); the record tells a release, and what to report.
+   * Locks the generation row and checks it and the record, read before: the generation row decides
+   * (no acquisition can commit while the lock is held); the record tells a release, and what to
+   * report.
    */
   private void checkFence(
       Connection connection,
@@ -165,14 +166,15 @@ final class FencedTransactions {
       @Nullable LeaseSnapshot current,
       Duration idleBound)
       throws SQLException {
-    long fenced = connections.dialect().lockFence(connection, sql, keyHash, idleBound);
+    long rowGeneration =
+        connections.dialect().lockGenerationRow(connection, sql, keyHash, idleBound);
     if (current == null) {
       throw missing(key, generation, null, connections.table());
     }
-    if (fenced < 0) {
-      throw missing(key, generation, current, sql.fenceTable());
+    if (rowGeneration < 0) {
+      throw missing(key, generation, current, sql.generationTable());
     }
-    if (fenced != generation || current.generation() != generation) {
+    if (rowGeneration != generation || current.generation() != generation) {
       throw new LeaseLost(key, generation, LeaseLost.Reason.TAKEN_OVER, current, null);
     }
     if (current.state() != LeaseState.HELD) {
@@ -189,7 +191,7 @@ final class FencedTransactions {
         current,
         new StoreLost(
             "the "
-                + (current == null ? "record" : "fence row")
+                + (current == null ? "record" : "generation row")
                 + " of lease '"
                 + key
                 + "' is missing from "

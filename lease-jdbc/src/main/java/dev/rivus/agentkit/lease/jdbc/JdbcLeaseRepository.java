@@ -28,14 +28,15 @@ import org.jspecify.annotations.Nullable;
  * and MariaDB are supported, chosen by the product name the driver reports; a database that calls
  * itself MySQL is treated as MariaDB, untested.
  *
- * <p>Two tables: the records, and the fences (the generation of each key's last acquisition), made
- * by {@link #createSchema} from the DDL files shipped beside this class and checked by {@link
- * #open} (their comments name them and the schema version). An acquisition is one short transaction
- * that raises the key's fence row, then writes the record conditionally ({@code UPDATE ... WHERE
- * key_hash = ? AND revision = ? AND generation < ?}, or an insert that fails cleanly for a key that
- * has a row); a renewal or a release is one conditional {@code UPDATE} that keeps the generation.
- * Every write commits durably, also on a PostgreSQL session whose {@code synchronous_commit} is
- * off. No record row written is a {@link RevisionConflict}.
+ * <p>Two tables: the records, and the generation rows (the generation of each key's last
+ * acquisition, in the generation table {@code <table>_fence}), made by {@link #createSchema} from
+ * the DDL files shipped beside this class and checked by {@link #open} (their comments name them
+ * and the schema version). An acquisition is one short transaction that raises the key's generation
+ * row, then writes the record conditionally ({@code UPDATE ... WHERE key_hash = ? AND revision = ?
+ * AND generation < ?}, or an insert that fails cleanly for a key that has a row); a renewal or a
+ * release is one conditional {@code UPDATE} that keeps the generation. Every write commits durably,
+ * also on a PostgreSQL session whose {@code synchronous_commit} is off. No record row written is a
+ * {@link RevisionConflict}.
  *
  * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
  * that commits only while the lease is still the holder's. The key lock of a key is a session lock
@@ -148,11 +149,11 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Creates the lease table and its fence table if they do not exist, with the statements of the
-   * DDL file shipped beside this class ({@code postgresql.sql} or {@code mariadb.sql}); safe beside
-   * another process doing the same. Needs the right to create tables; applications whose migrations
-   * own the schema (Flyway, Liquibase) run that file instead and call {@link #open(DataSource,
-   * JdbcOptions)}.
+   * Creates the lease table and its generation table if they do not exist, with the statements of
+   * the DDL file shipped beside this class ({@code postgresql.sql} or {@code mariadb.sql}); safe
+   * beside another process doing the same. Needs the right to create tables; applications whose
+   * migrations own the schema (Flyway, Liquibase) run that file instead and call {@link
+   * #open(DataSource, JdbcOptions)}.
    *
    * @param dataSource where to connect
    * @param options the table
@@ -236,12 +237,12 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
 
   /**
    * Runs {@code work} in one transaction of this repository's database that commits only if the
-   * lease is still this holder's: it first takes a share lock on the key's fence row and checks
-   * that the generation there and in the record is the lease's and that the record is held; if not,
-   * it rolls back and throws {@link LeaseLost}, and nothing of the work is written. A successor's
-   * acquisition raises the fence row first, so it waits until this transaction ends: whatever the
-   * work commits, it commits before any successor holds the key. Renewals do not touch the fence
-   * row and are never held up by a fenced transaction.
+   * lease is still this holder's: it first takes a share lock on the key's generation row and
+   * checks that the generation there and in the record is the lease's and that the record is held;
+   * if not, it rolls back and throws {@link LeaseLost}, and nothing of the work is written. A
+   * successor's acquisition raises the generation row first, so it waits until this transaction
+   * ends: whatever the work commits, it commits before any successor holds the key. Renewals do not
+   * touch the generation row and are never held up by a fenced transaction.
    *
    * <p>The work gets the connection in a transaction (auto-commit off) and must neither commit,
    * roll back nor close it. A running transaction delays a successor's acquisition, which waits for
@@ -305,7 +306,7 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   /**
    * The check of {@link #inFencedTransaction(Lease, FencedTransaction)}, for a transaction the
    * caller runs (a framework's transaction on a connection of this repository's database): takes a
-   * share lock on the key's fence row, held until that transaction ends, and checks that the
+   * share lock on the key's generation row, held until that transaction ends, and checks that the
    * generation is still the current holder's. Call it before the transaction's writes.
    *
    * @param connection a connection in a transaction (auto-commit off), on this repository's

@@ -22,9 +22,9 @@ public final class JdbcOptions {
 
   /**
    * The rule of a table name: lower-case ASCII letters, digits and underscores, not starting with a
-   * digit, at most 57 characters, so that the fence table's name ({@code _fence} appended) stays
-   * within PostgreSQL's 63. The name goes into SQL text as it is, so nothing else is accepted; a
-   * schema-qualified name is not either (use the connection's search path).
+   * digit, at most 57 characters, so that the generation table's name ({@code _fence} appended)
+   * stays within PostgreSQL's 63. The name goes into SQL text as it is, so nothing else is
+   * accepted; a schema-qualified name is not either (use the connection's search path).
    */
   private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,56}");
 
@@ -114,9 +114,9 @@ public final class JdbcOptions {
    * Returns these options with another table.
    *
    * @param tableName the table's name: lower-case ASCII letters, digits and underscores, not
-   *     starting with a digit, 1 to 57 characters; the fence table is this name with {@code _fence}
-   *     appended; not a word that PostgreSQL or MariaDB reserves ({@code select}, {@code user},
-   *     {@code order}...)
+   *     starting with a digit, 1 to 57 characters; the generation table is this name with {@code
+   *     _fence} appended; not a word that PostgreSQL or MariaDB reserves ({@code select}, {@code
+   *     user}, {@code order}...)
    * @return the new options
    * @throws NullPointerException if {@code tableName} is null
    * @throws IllegalArgumentException if the name breaks the rule or is a reserved word

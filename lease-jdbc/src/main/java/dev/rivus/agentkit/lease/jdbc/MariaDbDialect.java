@@ -84,11 +84,11 @@ final class MariaDbDialect implements Dialect {
   /**
    * Two statements in a transaction opened and ended by statements ({@code START TRANSACTION},
    * {@code COMMIT} or {@code ROLLBACK}), since Connector/J sends each change of auto-commit as a
-   * statement of its own: the fence row's upsert (an exclusive lock, which waits for the share
+   * statement of its own: the generation row's upsert (an exclusive lock, which waits for the share
    * locks of fenced transactions), then the record's plain {@code INSERT} or conditional {@code
    * UPDATE}. A duplicate key or a deadlock (two first acquisitions of one key racing on the new
-   * fence row) is a conflict: the transaction is rolled back and nothing is written. A connection
-   * whose transaction could not be ended is aborted, never lent out again with it open.
+   * generation row) is a conflict: the transaction is rolled back and nothing is written. A
+   * connection whose transaction could not be ended is aborted, never lent out again with it open.
    */
   @Override
   public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
@@ -121,19 +121,19 @@ final class MariaDbDialect implements Dialect {
       throws SQLException {
     byte[] keyHash = KeyBytes.hash(keyBytes);
     try {
-      try (PreparedStatement fence =
+      try (PreparedStatement raise =
           connection.prepareStatement(
               // A stalled holder's fenced transaction must not keep an acquisition waiting past
               // its caller's budget (InnoDB counts whole seconds).
               "SET STATEMENT innodb_lock_wait_timeout = "
                   + Math.max(1, Dialect.ACQUISITION_LOCK_WAIT_MILLIS / 1000)
                   + " FOR INSERT INTO "
-                  + sql.fenceTable()
+                  + sql.generationTable()
                   + " (key_hash, generation) VALUES (?, ?)"
                   + " ON DUPLICATE KEY UPDATE generation = VALUES(generation)")) {
-        fence.setBytes(1, keyHash);
-        fence.setLong(2, write.snapshot().generation());
-        fence.executeUpdate();
+        raise.setBytes(1, keyHash);
+        raise.setLong(2, write.snapshot().generation());
+        raise.executeUpdate();
       }
       if (write.expectedRevision() == 0) {
         try (PreparedStatement insert = connection.prepareStatement(sql.insert())) {
@@ -183,12 +183,12 @@ final class MariaDbDialect implements Dialect {
    * session's ({@link #beforeFencedTransaction}).
    */
   @Override
-  public long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+  public long lockGenerationRow(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
       throws SQLException {
     try (PreparedStatement lock =
         connection.prepareStatement(
             "SELECT generation FROM "
-                + sql.fenceTable()
+                + sql.generationTable()
                 + " WHERE key_hash = ? LOCK IN SHARE MODE")) {
       lock.setBytes(1, keyHash);
       try (ResultSet row = lock.executeQuery()) {

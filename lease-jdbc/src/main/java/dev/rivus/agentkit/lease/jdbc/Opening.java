@@ -20,7 +20,7 @@ final class Opening {
   private Opening() {}
 
   /**
-   * Creates the lease table and its fence table if they do not exist, in auto-commit mode.
+   * Creates the lease table and its generation table if they do not exist, in auto-commit mode.
    *
    * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
    *     tables cannot be created

@@ -22,13 +22,13 @@ import org.jspecify.annotations.Nullable;
  * PostgreSQL (9.5 or later, for {@code ON CONFLICT}).
  *
  * <p>An acquisition is one statement in a transaction of its own: a data-modifying {@code WITH}
- * that raises the fence row ({@code INSERT ... ON CONFLICT DO UPDATE}, which waits for the share
- * locks of fenced transactions) and whose result the record's conditional {@code UPDATE} (or {@code
- * INSERT ... ON CONFLICT DO NOTHING}) joins, so the fence row is always locked before the record
- * row. Every write commits durably even on a session whose {@code synchronous_commit} the
- * application turned off: the statement raises it for its own transaction ({@code set_config(...,
- * true)} in a one-row {@code FROM}), so it costs no extra round trip and changes nothing of the
- * session for the pool's next user.
+ * that raises the generation row ({@code INSERT ... ON CONFLICT DO UPDATE}, which waits for the
+ * share locks of fenced transactions) and whose result the record's conditional {@code UPDATE} (or
+ * {@code INSERT ... ON CONFLICT DO NOTHING}) joins, so the generation row is always locked before
+ * the record row. Every write commits durably even on a session whose {@code synchronous_commit}
+ * the application turned off: the statement raises it for its own transaction ({@code
+ * set_config(..., true)} in a one-row {@code FROM}), so it costs no extra round trip and changes
+ * nothing of the session for the pool's next user.
  */
 final class PostgresDialect implements Dialect {
 
@@ -52,7 +52,8 @@ final class PostgresDialect implements Dialect {
    * In one transaction under an advisory lock of the table's name: without it, two sessions running
    * {@code CREATE TABLE IF NOT EXISTS} at once can fail on the catalog's unique index, and the
    * comments would be written on a table that someone else made. So a table's statements run only
-   * if that table does not exist: a missing fence table is made beside an existing record table.
+   * if that table does not exist: a missing generation table is made beside an existing record
+   * table.
    */
   @Override
   public void createTables(Connection connection, String table, List<String> statements)
@@ -65,7 +66,7 @@ final class PostgresDialect implements Dialect {
         lock.executeQuery().close();
       }
       Set<String> existing = new HashSet<>();
-      for (String name : List.of(table, Schema.fenceTable(table))) {
+      for (String name : List.of(table, Schema.generationTable(table))) {
         if (tableComment(connection, name).exists()) {
           existing.add(name);
         }
@@ -132,21 +133,21 @@ final class PostgresDialect implements Dialect {
 
   /**
    * One statement in auto-commit, so one round trip and one flush. Its parts run in this order,
-   * each pulled by the next: the lock-wait bound is set; the fence row is locked ({@code FOR
+   * each pulled by the next: the lock-wait bound is set; the generation row is locked ({@code FOR
    * UPDATE}, which waits for the share locks of fenced transactions) before the record row, whose
    * conditional write's {@code WHERE} needs the lock's count first (an init plan, evaluated before
-   * any row is read); the fence row is raised only from the record row written, after it (an
+   * any row is read); the generation row is raised only from the record row written, after it (an
    * unreferenced {@code WITH} part runs last). A conflict writes neither row and is no error.
    */
   private static String acquisition(Sql sql, LeaseWrite write) {
     String table = sql.table();
-    String lockFence =
+    String lockGenerationRow =
         "WITH lock_bound AS (SELECT set_config('lock_timeout', '"
             + Dialect.ACQUISITION_LOCK_WAIT_MILLIS
             + "', true) AS lock_timeout), fence_lock AS (SELECT f.key_hash FROM "
-            + sql.fenceTable()
+            + sql.generationTable()
             + " f, lock_bound WHERE f.key_hash = ? FOR UPDATE OF f), ";
-    String fenceLocked = "(SELECT count(*) FROM fence_lock) >= 0";
+    String generationRowLocked = "(SELECT count(*) FROM fence_lock) >= 0";
     String writeRecord =
         write.expectedRevision() == 0
             ? "written AS (INSERT INTO "
@@ -156,7 +157,7 @@ final class PostgresDialect implements Dialect {
                 + ", key_hash) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM "
                 + durableCommitItem()
                 + " WHERE "
-                + fenceLocked
+                + generationRowLocked
                 + " ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash), "
             : "written AS ("
                 + sql.updateRecordPrefix()
@@ -167,14 +168,14 @@ final class PostgresDialect implements Dialect {
                 + ".key_hash = ? AND revision = ? AND "
                 + table
                 + ".generation < ? AND "
-                + fenceLocked
+                + generationRowLocked
                 + " RETURNING "
                 + table
                 + ".key_hash), ";
-    return lockFence
+    return lockGenerationRow
         + writeRecord
         + "raised AS (INSERT INTO "
-        + sql.fenceTable()
+        + sql.generationTable()
         + " (key_hash, generation) SELECT key_hash, ? FROM written"
         + " ON CONFLICT (key_hash) DO UPDATE SET generation = EXCLUDED.generation)"
         + " SELECT count(*) FROM written";
@@ -216,15 +217,15 @@ final class PostgresDialect implements Dialect {
    * Also sets, for the transaction alone and where the server has it (PostgreSQL 14), {@code
    * client_connection_check_interval}: a statement whose client went away (its connection aborted
    * on the lease's loss, its process killed) then ends within {@value #CLIENT_CHECK_MILLIS} ms,
-   * even while it waits for a lock, instead of holding the fence row until it finishes.
+   * even while it waits for a lock, instead of holding the generation row until it finishes.
    */
   @Override
-  public long lockFence(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
+  public long lockGenerationRow(Connection connection, Sql sql, byte[] keyHash, Duration idleBound)
       throws SQLException {
     try (PreparedStatement lock =
         connection.prepareStatement(
             "SELECT f.generation FROM "
-                + sql.fenceTable()
+                + sql.generationTable()
                 + " f, (SELECT set_config('idle_in_transaction_session_timeout', ?, true))"
                 + " AS idle_bound, (SELECT CASE WHEN"
                 + " current_setting('client_connection_check_interval', true) IS NOT NULL"
@@ -243,7 +244,10 @@ final class PostgresDialect implements Dialect {
     return Long.toString(Math.max(1, bound.toMillis()));
   }
 
-  /** Nothing: {@link #lockFence} bounds the transaction's idle time, for that transaction only. */
+  /**
+   * Nothing: {@link #lockGenerationRow} bounds the transaction's idle time, for that transaction
+   * only.
+   */
   @Override
   public void beforeFencedTransaction(Connection connection, Duration idleBound) {}
 

@@ -19,12 +19,13 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The repository's two tables: the records ({@code <table>}) and the fences ({@code
- * <table>_fence}). Their statements are the DDL files shipped in this package ({@code
- * postgresql.sql}, {@code mariadb.sql}), so that what {@link JdbcLeaseRepository#createSchema} runs
- * and what a migration tool runs are the same text. Each table carries a comment naming it and the
- * schema version; {@link #check} reads it, so that a table of the same name made by someone else,
- * or by another version, is refused with a clear message rather than misread.
+ * The repository's two tables: the records ({@code <table>}) and the generation table ({@code
+ * <table>_fence}: one generation row per key, the generation of its last acquisition). Their
+ * statements are the DDL files shipped in this package ({@code postgresql.sql}, {@code
+ * mariadb.sql}), so that what {@link JdbcLeaseRepository#createSchema} runs and what a migration
+ * tool runs are the same text. Each table carries a comment naming it and the schema version;
+ * {@link #check} reads it, so that a table of the same name made by someone else, or by another
+ * version, is refused with a clear message rather than misread.
  */
 final class Schema {
 
@@ -34,16 +35,24 @@ final class Schema {
   /** The table name in the DDL files, replaced by the configured one. */
   private static final String FILE_TABLE_NAME = "lease_records";
 
+  /** The start of the record table's comment, before the schema version. */
   private static final String RECORDS_MARK = "lease-jdbc lease records, schema ";
-  private static final String FENCES_MARK = "lease-jdbc fences, schema ";
+
+  /**
+   * The start of the generation table's comment, before the schema version. It says "fences", the
+   * table's word before it was called the generation table, as the tables made by earlier versions
+   * do: a table's comment is how {@link #check} tells it, so the text stays.
+   */
+  private static final String GENERATIONS_MARK = "lease-jdbc fences, schema ";
+
   private static final Pattern VERSION_NUMBER = Pattern.compile("\\d{1,9}");
   private static final Pattern NAMED_TABLE =
       Pattern.compile("(?:CREATE TABLE IF NOT EXISTS|COMMENT ON TABLE) ([a-z_][a-z0-9_]*)");
 
   private Schema() {}
 
-  /** The fence table of a record table. */
-  static String fenceTable(String table) {
+  /** The generation table of a record table. */
+  static String generationTable(String table) {
     return table + "_fence";
   }
 
@@ -89,7 +98,7 @@ final class Schema {
   static void check(Connection connection, Dialect dialect, Sql sql, String table)
       throws SQLException {
     checkComment(connection, dialect, table, RECORDS_MARK, "lease table");
-    checkComment(connection, dialect, fenceTable(table), FENCES_MARK, "fence table");
+    checkComment(connection, dialect, generationTable(table), GENERATIONS_MARK, "generation table");
     try (Statement statement = connection.createStatement()) {
       statement.executeQuery(sql.checkColumns()).close();
     } catch (SQLException e) {

@@ -38,7 +38,7 @@ final class Sql {
           + " holder_handle_id = ?, ttl_nanos = ?, updated_at_seconds = ?, updated_at_nanos = ?";
 
   private final String table;
-  private final String fenceTable;
+  private final String generationTable;
   private final String selectOne;
   private final String selectAll;
   private final String checkColumns;
@@ -51,7 +51,7 @@ final class Sql {
 
   Sql(String table, Dialect dialect) {
     this.table = table;
-    this.fenceTable = Schema.fenceTable(table);
+    this.generationTable = Schema.generationTable(table);
     selectOne = "SELECT " + RECORD_COLUMNS + " FROM " + table + " WHERE key_hash = ?";
     selectAll =
         "SELECT "
@@ -68,7 +68,7 @@ final class Sql {
             + table
             + " WHERE 1 = 0 UNION ALL SELECT key_hash, NULL, generation, NULL, NULL, NULL, NULL,"
             + " NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM "
-            + fenceTable
+            + generationTable
             + " WHERE 1 = 0";
     String set = "UPDATE " + table + SET_RECORD;
     String where = " WHERE key_hash = ? AND revision = ?";
@@ -102,9 +102,9 @@ final class Sql {
     return table;
   }
 
-  /** The fence table's name. */
-  String fenceTable() {
-    return fenceTable;
+  /** The generation table's name. */
+  String generationTable() {
+    return generationTable;
   }
 
   String selectOne() {

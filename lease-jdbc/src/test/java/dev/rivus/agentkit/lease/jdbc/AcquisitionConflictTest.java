@@ -23,17 +23,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * An acquisition that loses its race writes nothing: neither the record nor the fence row, whose
- * generation the holder's fenced transactions are checked against. On PostgreSQL the acquisition is
- * one statement in auto-commit, which must undo its own fence row when the record's write matches
- * no row; on MariaDB a transaction rolled back.
+ * An acquisition that loses its race writes nothing: neither the record nor the generation row,
+ * whose generation the holder's fenced transactions are checked against. On PostgreSQL the
+ * acquisition is one statement in auto-commit, which must undo its own generation row when the
+ * record's write matches no row; on MariaDB a transaction rolled back.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class AcquisitionConflictTest {
 
   @ParameterizedTest
   @EnumSource(TestServer.class)
-  void anAcquisitionOfAnOutdatedRevisionRaisesNoFence(TestServer server) throws Exception {
+  void anAcquisitionOfAnOutdatedRevisionRaisesNoGenerationRow(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create()) {
       LeaseWrite first = Samples.firstWrite("conflict/outdated", "h");
@@ -47,15 +47,16 @@ class AcquisitionConflictTest {
       assertThatThrownBy(() -> repository.save(outdated)).isInstanceOf(RevisionConflict.class);
 
       assertThat(repository.load("conflict/outdated")).contains(stored);
-      assertThat(fenceGeneration(db, "conflict/outdated"))
-          .as("the fence row, still at the first holder's generation")
+      assertThat(generationRowOf(db, "conflict/outdated"))
+          .as("the generation row, still at the first holder's generation")
           .isEqualTo(first.snapshot().generation());
     }
   }
 
   @ParameterizedTest
   @EnumSource(TestServer.class)
-  void aFirstAcquisitionOfAKeyThatHasARecordRaisesNoFence(TestServer server) throws Exception {
+  void aFirstAcquisitionOfAKeyThatHasARecordRaisesNoGenerationRow(TestServer server)
+      throws Exception {
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create()) {
       LeaseWrite first = Samples.firstWrite("conflict/first", "h");
@@ -67,15 +68,15 @@ class AcquisitionConflictTest {
       assertThatThrownBy(() -> repository.save(alsoFirst)).isInstanceOf(RevisionConflict.class);
 
       assertThat(repository.load("conflict/first")).contains(first.snapshot());
-      assertThat(fenceGeneration(db, "conflict/first"))
-          .as("the fence row, at the first writer's generation, not the loser's higher one")
+      assertThat(generationRowOf(db, "conflict/first"))
+          .as("the generation row, at the first writer's generation, not the loser's higher one")
           .isEqualTo(first.snapshot().generation());
     }
   }
 
   @ParameterizedTest
   @EnumSource(TestServer.class)
-  void aWinningAcquisitionRaisesTheFenceWithTheRecord(TestServer server) throws Exception {
+  void aWinningAcquisitionRaisesTheGenerationRowWithTheRecord(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create()) {
       LeaseWrite first = Samples.firstWrite("conflict/won", "h");
@@ -87,7 +88,7 @@ class AcquisitionConflictTest {
       repository.save(next);
 
       assertThat(repository.load("conflict/won")).contains(next.snapshot());
-      assertThat(fenceGeneration(db, "conflict/won")).isEqualTo(next.snapshot().generation());
+      assertThat(generationRowOf(db, "conflict/won")).isEqualTo(next.snapshot().generation());
     }
   }
 
@@ -99,14 +100,14 @@ class AcquisitionConflictTest {
     return Instant.now();
   }
 
-  private static long fenceGeneration(TestDatabase db, String key) throws SQLException {
+  private static long generationRowOf(TestDatabase db, String key) throws SQLException {
     try (Connection connection = db.pool.getConnection();
         PreparedStatement select =
             connection.prepareStatement(
                 "SELECT generation FROM " + db.table + "_fence WHERE key_hash = ?")) {
       select.setBytes(1, KeyBytes.hash(KeyBytes.encode(key)));
       try (ResultSet row = select.executeQuery()) {
-        assertThat(row.next()).as("a fence row of '%s'", key).isTrue();
+        assertThat(row.next()).as("a generation row of '%s'", key).isTrue();
         return row.getLong(1);
       }
     }

@@ -35,9 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Workers race acquisitions of one key against fenced transactions of the generations they took:
- * each fenced transaction inserts a row with its generation while it holds the fence row's share
- * lock, so in the order the rows were numbered (at insert time), generations never go down, and no
- * fenced transaction sees a row of a later generation.
+ * each fenced transaction inserts a row with its generation while it holds the generation row's
+ * share lock, so in the order the rows were numbered (at insert time), generations never go down,
+ * and no fenced transaction sees a row of a later generation.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class FencedTransactionFuzzTest {

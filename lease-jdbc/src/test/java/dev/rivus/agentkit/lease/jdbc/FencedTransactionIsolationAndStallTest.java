@@ -137,10 +137,10 @@ class FencedTransactionIsolationAndStallTest {
 
   /**
    * A holder stalls inside a fenced transaction (a frozen process, a VM paused, a GC pause): its
-   * session stays open with the fence row's share lock, and its renewals stop. Once the TTL has
-   * passed, a successor's {@code acquire(key, maxWait)} must end within its wait budget, with the
-   * lease or with {@link LeaseHeld}: the specification says contention never starves a process past
-   * its wait budget.
+   * session stays open with the generation row's share lock, and its renewals stop. Once the TTL
+   * has passed, a successor's {@code acquire(key, maxWait)} must end within its wait budget, with
+   * the lease or with {@link LeaseHeld}: the specification says contention never starves a process
+   * past its wait budget.
    */
   @ParameterizedTest
   @EnumSource(TestServer.class)
@@ -207,7 +207,7 @@ class FencedTransactionIsolationAndStallTest {
                     + (System.nanoTime() - start) / 1_000_000
                     + " ms, for the stalled holder's fenced transaction ("
                     + server.lockWaits(db.table + "_fence")
-                    + " session(s) waiting for the fence row)");
+                    + " session(s) waiting for the generation row)");
           }
           assertThat(outcome).isNotInstanceOf(Throwable.class);
         } catch (java.util.concurrent.ExecutionException failed) {

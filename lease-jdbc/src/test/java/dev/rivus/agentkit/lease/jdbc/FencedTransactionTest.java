@@ -136,7 +136,7 @@ class FencedTransactionTest {
       CompletableFuture<Void> successor =
           CompletableFuture.runAsync(
               () -> takeOver(successorSide, "fenced/wait"), TestThreads.EACH);
-      Awaitility.await("the successor's acquisition waiting for the fence row")
+      Awaitility.await("the successor's acquisition waiting for the generation row")
           .atMost(Duration.ofSeconds(30))
           .until(() -> server.lockWaits(db.table + "_fence") > 0);
       assertThat(successor).as("the successor, while the fenced transaction runs").isNotDone();
@@ -178,7 +178,8 @@ class FencedTransactionTest {
       CompletableFuture<Integer> fenced = db.holdFencedTransaction(repository, lease, finish);
       int before = renewals.get();
 
-      Awaitility.await("renewals of the lease while its fenced transaction holds the fence row")
+      Awaitility.await(
+              "renewals of the lease while its fenced transaction holds the generation row")
           .atMost(Duration.ofSeconds(20))
           .until(() -> renewals.get() >= before + 3);
 

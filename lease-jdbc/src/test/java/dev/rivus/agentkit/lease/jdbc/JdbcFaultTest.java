@@ -256,14 +256,14 @@ abstract class JdbcFaultTest {
    * open on the server, which does not notice the client is gone (PostgreSQL's {@code
    * idle_in_transaction_session_timeout} and {@code lock_timeout} are off, TCP keepalive starts
    * after 2 h; MariaDB's {@code idle_transaction_timeout} is off, {@code wait_timeout} is 8 h), and
-   * keeps the share lock on the key's fence row (FencedTransactions.checkFence) that the
+   * keeps the share lock on the key's generation row (FencedTransactions.checkFence) that the
    * successor's acquisition must wait for: the successor blocks in its acquisition statement, past
    * its own {@code maxWait}, until the cut heals or the server drops the session. Safe (the old
    * transaction, if it commits, commits before the successor's acquisition), but no takeover.
    * Proposed fix: the fenced transaction bounds its own idle time on the server (PostgreSQL: {@code
-   * set_config('idle_in_transaction_session_timeout', …, true)} with the fence lock; MariaDB:
-   * {@code idle_transaction_timeout} for the session, reset after), as the test above does in its
-   * work; and acquisitions bound their lock wait.
+   * set_config('idle_in_transaction_session_timeout', …, true)} with the generation row's lock;
+   * MariaDB: {@code idle_transaction_timeout} for the session, reset after), as the test above does
+   * in its work; and acquisitions bound their lock wait.
    */
   @Test
   void aSuccessorTakesOverAfterTheTtlWhenTheNetworkIsCutDuringAFencedTransaction()
@@ -319,7 +319,7 @@ abstract class JdbcFaultTest {
         } catch (TimeoutException stuck) {
           throw new AssertionError(
               "no takeover long after the TTL; sessions waiting for a row lock in a statement on"
-                  + " the fence table: "
+                  + " the generation table: "
                   + server().lockWaits(table + "_fence"),
               stuck);
         }

@@ -99,20 +99,20 @@ class JdbcSchemaTest {
 
   @ParameterizedTest
   @EnumSource(TestServer.class)
-  void aMissingFenceTableIsNamed(TestServer server) throws Exception {
+  void aMissingGenerationTableIsNamed(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server)) {
       db.create().close();
       server.run("DROP TABLE " + db.table + "_fence");
 
       assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
           .isInstanceOf(LeaseRepositoryFailure.class)
-          .hasMessageContaining("fence table '" + db.table + "_fence' does not exist");
+          .hasMessageContaining("generation table '" + db.table + "_fence' does not exist");
     }
   }
 
   @ParameterizedTest
   @EnumSource(TestServer.class)
-  void createMakesAMissingFenceTableAsItsMessageSays(TestServer server) throws Exception {
+  void createMakesAMissingGenerationTableAsItsMessageSays(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server)) {
       db.create().close();
       server.run("DROP TABLE " + db.table + "_fence");

@@ -103,7 +103,7 @@ final class TestDatabase implements AutoCloseable {
   /**
    * Starts a fenced transaction of {@code lease} on a thread of its own that inserts one side row,
    * then waits until {@code finish} is counted down (at most a minute) before it commits; returns
-   * once the transaction holds the fence row's lock and has written its row.
+   * once the transaction holds the generation row's lock and has written its row.
    */
   java.util.concurrent.CompletableFuture<Integer> holdFencedTransaction(
       JdbcLeaseRepository repository, dev.rivus.agentkit.lease.Lease lease, CountDownLatch finish)

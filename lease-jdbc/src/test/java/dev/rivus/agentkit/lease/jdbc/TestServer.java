@@ -154,7 +154,7 @@ enum TestServer {
   }
 
   /**
-   * Drops a lease table and its fence table if they exist; the name comes from {@link
+   * Drops a lease table and its generation table if they exist; the name comes from {@link
    * #freshTableName()}.
    */
   void drop(String table) throws SQLException {
