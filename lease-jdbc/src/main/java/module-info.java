@@ -4,7 +4,7 @@
  */
 /**
  * Leases for Java on a shared SQL database, through any {@link javax.sql.DataSource}: PostgreSQL
- * now, MariaDB planned.
+ * and MariaDB (a database whose driver calls it MySQL gets the MariaDB dialect, untested).
  *
  * <p>Exports only {@code dev.rivus.agentkit.lease.jdbc}; its implementation classes are
  * package-private. The application brings the JDBC driver and, usually, a connection pool. Provides

@@ -34,9 +34,10 @@ import org.jspecify.annotations.Nullable;
  * and the schema version). An acquisition is one short transaction that raises the key's generation
  * row, then writes the record conditionally ({@code UPDATE ... WHERE key_hash = ? AND revision = ?
  * AND generation < ?}, or an insert that fails cleanly for a key that has a row); a renewal or a
- * release is one conditional {@code UPDATE} that keeps the generation. Every write commits durably,
- * also on a PostgreSQL session whose {@code synchronous_commit} is off. No record row written is a
- * {@link RevisionConflict}.
+ * release is one conditional {@code UPDATE} that keeps the generation. Acquisitions and renewals
+ * commit durably, also on a PostgreSQL session whose {@code synchronous_commit} is off; on
+ * PostgreSQL a release alone (or a batch of releases only) does not wait for the flush, as a crash
+ * may lose it without harm. No record row written is a {@link RevisionConflict}.
  *
  * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
  * that commits only while the lease is still the holder's. The key lock of a key is a session lock

@@ -145,9 +145,9 @@ public final class JdbcOptions {
   /**
    * Returns these options with another key lock limit: how many key locks of one repository may
    * hold or wait for their advisory lock at once, each on a connection of the data source. More
-   * callers wait, without a connection, until one closes. Keep it below the pool's size, so that
-   * saves and renewals always find a connection: with a pool of {@code n} connections shared with
-   * nothing else, up to {@code n - 2}.
+   * callers wait, without a connection, until one closes. With the fenced transaction limit, keep
+   * it below the pool's size, so that saves and renewals always find a connection: with a pool of
+   * {@code n} connections shared with nothing else, the two limits together up to {@code n - 2}.
    *
    * @param keyLockLimit at least 1
    * @return the new options
@@ -198,12 +198,16 @@ public final class JdbcOptions {
 
   /**
    * Returns these options with another network timeout: how long one of the repository's own
-   * statements (a load, a save, a heartbeat's batch, a key lock's attempt, release or check) waits
-   * for the database to answer before it fails ({@link java.sql.Connection#setNetworkTimeout}, set
-   * while the repository uses the connection). A connection whose far end died silently then fails
-   * instead of holding the manager's renewal round for good. A shorter timeout the connection
-   * already has (the driver's {@code socketTimeout}) is kept. Fenced transactions run the caller's
-   * statements under the caller's own timeouts.
+   * statements (a load, a save, a heartbeat's batch, pruning, {@link
+   * JdbcLeaseRepository#verifyFence}'s read of the record, a key lock's attempt, release or check)
+   * waits for the database to answer before it fails ({@link
+   * java.sql.Connection#setNetworkTimeout}, set while the repository uses the connection). A
+   * connection whose far end died silently then fails instead of holding the manager's renewal
+   * round for good. A shorter timeout the connection already has (the driver's {@code
+   * socketTimeout}) is kept. Not bounded by it: opening (creating and checking the tables), the
+   * wait for a connection (the pool's own timeout), and fenced transactions, whose statements, the
+   * repository's check and commit included, run under the connection's own timeouts (the token form
+   * of {@code inFencedTransaction} also ends on the lease's loss).
    *
    * @param networkTimeout at least one millisecond, at most {@code Integer.MAX_VALUE} milliseconds
    * @return the new options

@@ -13,12 +13,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * The key locks of one database: an operating-system lock on one byte of {@code <database>.key
- * lock}, chosen by a 64-bit hash of the key ({@link FileRangeLock#ofHash}), behind a fair
- * in-process lock. A key lock is held only while its lock is, and while the key lock file at the
- * path is still the file it locked: a key lock file deleted or replaced (by {@code rm leases.db*})
- * lets a process that opens the database anew lock another file under the same name, so the key
- * lock no longer excludes it. Thread-safe.
+ * The key locks of one database: an operating-system lock on one byte of the key lock file {@code
+ * <database>.fence} ({@link StorePath#keyLockFile()}), chosen by a 64-bit hash of the key ({@link
+ * FileRangeLock#ofHash}), behind a fair in-process queue for the same byte. A key lock is held only
+ * while its lock is, and while the key lock file at the path is still the file it locked: a key
+ * lock file deleted or replaced (by {@code rm leases.db*}) lets a process that opens the database
+ * anew lock another file under the same name, so the key lock no longer excludes it. Thread-safe.
  */
 final class KeyLocks {
 
@@ -41,8 +41,9 @@ final class KeyLocks {
   }
 
   /**
-   * Takes the key lock, after and again before returning a check of the database's identity (the
-   * wait may be long, and the store may be lost meanwhile).
+   * Takes the key lock, waiting without a time limit (an interrupt ends the wait); checks the
+   * database's identity before the wait and again after it, before returning (the wait may be long,
+   * and the store may be lost meanwhile).
    */
   LeaseRepository.KeyLock lock(String key) throws InterruptedException {
     database.checkIdentity();
@@ -87,8 +88,9 @@ final class KeyLocks {
     /**
      * {@inheritDoc}
      *
-     * <p>One {@code stat} of the key lock file. Without file keys (Windows), only a deleted key
-     * lock file is noticed.
+     * <p>Reads the key lock file's attributes twice: in the held lock's own check ({@link
+     * FileRangeLock.Held#isHeld()}) and here. Without file keys (Windows), only a deleted key lock
+     * file is noticed.
      */
     @Override
     public boolean isHeld() {
