@@ -25,7 +25,9 @@ final class LeaseContender implements CycleContender {
   LeaseContender(JdbcServers server) {
     this.server = server;
     pool = server.pool("lease-bench-lease");
-    repository = JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table));
+    repository =
+        JdbcLeaseRepository.open(
+            pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
     manager = LeaseManager.builder(repository).build();
   }
 

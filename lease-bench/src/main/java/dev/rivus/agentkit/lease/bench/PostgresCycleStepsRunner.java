@@ -55,7 +55,9 @@ public final class PostgresCycleStepsRunner {
         RawFloorContender floor =
             new RawFloorContender(server, RawFloorContender.Release.ONE_STATEMENT)) {
       Steps lease =
-          new Steps(JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table)));
+          new Steps(
+              JdbcLeaseRepository.open(
+                  pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build()));
       RawFloorContender.Steps floorSteps = new RawFloorContender.Steps();
       try (LeaseManager manager = LeaseManager.builder(lease).build();
           CycleContender.Cycle raw = floor.forThread(0, floorSteps)) {

@@ -68,7 +68,8 @@ public final class PostgresHeldLeasesRunner {
     Counting events = new Counting();
     try (HikariDataSource pool = server.pool(POOL)) {
       JdbcLeaseRepository repository =
-          JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table));
+          JdbcLeaseRepository.open(
+              pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
       TimedRounds timed = new TimedRounds(repository);
       List<Lease> held = new ArrayList<>(leases);
       try (LeaseManager manager =

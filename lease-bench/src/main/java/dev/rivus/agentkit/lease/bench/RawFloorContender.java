@@ -65,7 +65,9 @@ final class RawFloorContender implements CycleContender {
     this.server = server;
     this.release = release;
     pool = server.pool("lease-bench-floor");
-    repository = JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table));
+    repository =
+        JdbcLeaseRepository.open(
+            pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
   }
 
   @Override

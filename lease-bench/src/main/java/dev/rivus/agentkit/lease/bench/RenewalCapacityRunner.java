@@ -89,7 +89,9 @@ public final class RenewalCapacityRunner {
         JdbcServers server =
             store.equals("postgresql") ? JdbcServers.POSTGRESQL : JdbcServers.MARIADB;
         pool = server.pool("capacity");
-        repository = JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table));
+        repository =
+            JdbcLeaseRepository.open(
+                pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
       }
       default -> throw new IllegalArgumentException("unknown store '" + store + "'");
     }

@@ -29,15 +29,16 @@ import org.jspecify.annotations.Nullable;
  * itself MySQL is treated as MariaDB, untested.
  *
  * <p>Two tables: the records, and the generation rows (the generation of each key's last
- * acquisition, in the generation table {@code <table>_fence}), made by {@link #createSchema} from
- * the DDL files shipped beside this class and checked by {@link #open} (their comments name them
- * and the schema version). An acquisition is one short transaction that raises the key's generation
- * row, then writes the record conditionally ({@code UPDATE ... WHERE key_hash = ? AND revision = ?
- * AND generation < ?}, or an insert that fails cleanly for a key that has a row); a renewal or a
- * release is one conditional {@code UPDATE} that keeps the generation. Acquisitions and renewals
- * commit durably, also on a PostgreSQL session whose {@code synchronous_commit} is off; on
- * PostgreSQL a release alone (or a batch of releases only) does not wait for the flush, as a crash
- * may lose it without harm. No record row written is a {@link RevisionConflict}.
+ * acquisition, in the generation table {@code <table>_fence}), created from the DDL files shipped
+ * beside this class when {@link JdbcOptions#createIfMissing()} says so, and checked by {@link
+ * #open} (their comments name them and the schema version). An acquisition is one short transaction
+ * that raises the key's generation row, then writes the record conditionally ({@code UPDATE ...
+ * WHERE key_hash = ? AND revision = ? AND generation < ?}, or an insert that fails cleanly for a
+ * key that has a row); a renewal or a release is one conditional {@code UPDATE} that keeps the
+ * generation. Acquisitions and renewals commit durably, also on a PostgreSQL session whose {@code
+ * synchronous_commit} is off; on PostgreSQL a release alone (or a batch of releases only) does not
+ * wait for the flush, as a crash may lose it without harm. No record row written is a {@link
+ * RevisionConflict}.
  *
  * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
  * that commits only while the lease is still the holder's. The key lock of a key is a session lock
@@ -87,38 +88,6 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Creates the table of {@link JdbcOptions#defaults()} if it does not exist, then opens the
-   * repository on it.
-   *
-   * @param dataSource where to connect
-   * @return the repository
-   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     tables cannot be created, or a table of that name is someone else's, of another schema
-   *     version, or lacks a column
-   * @throws NullPointerException if {@code dataSource} is null
-   */
-  public static JdbcLeaseRepository create(DataSource dataSource) {
-    return create(dataSource, JdbcOptions.defaults());
-  }
-
-  /**
-   * Creates the table if it does not exist ({@link #createSchema}), then opens the repository on it
-   * ({@link #open(DataSource, JdbcOptions)}).
-   *
-   * @param dataSource where to connect
-   * @param options the table
-   * @return the repository
-   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     tables cannot be created, or a table of that name is someone else's, of another schema
-   *     version, or lacks a column
-   * @throws NullPointerException if an argument is null
-   */
-  public static JdbcLeaseRepository create(DataSource dataSource, JdbcOptions options) {
-    createSchema(dataSource, options);
-    return open(dataSource, options);
-  }
-
-  /**
    * Opens the repository on the table of {@link JdbcOptions#defaults()}, which must exist.
    *
    * @param dataSource where to connect
@@ -132,40 +101,30 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Opens the repository on existing tables, after checking that they are this library's, of the
-   * schema version it reads, with the columns it needs.
+   * Opens the repository on the table the options name, after checking that its tables are this
+   * library's, of the schema version it reads, with the columns it needs. With {@link
+   * JdbcOptions#createIfMissing()}, it first creates the lease table and its generation table if
+   * they do not exist, with the statements of the DDL file shipped beside this class ({@code
+   * postgresql.sql} or {@code mariadb.sql}); that is safe beside another process doing the same,
+   * needs the right to create tables, and never adopts a table that exists. Applications whose
+   * migrations own the schema (Flyway, Liquibase) run that file instead and leave the option off.
    *
    * @param dataSource where to connect
-   * @param options the table
+   * @param options the table, whether to create it, and the limits
    * @return the repository
    * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or a table
-   *     does not exist, is someone else's, is of another schema version, or lacks a column
+   *     does not exist (and was not to be created, or could not be), is someone else's, is of
+   *     another schema version, or lacks a column
    * @throws NullPointerException if an argument is null
    */
   public static JdbcLeaseRepository open(DataSource dataSource, JdbcOptions options) {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(options, "options");
+    if (options.createIfMissing()) {
+      Opening.createTables(dataSource, options.tableName());
+    }
     Dialect dialect = Opening.checkTables(dataSource, options.tableName());
     return new JdbcLeaseRepository(dataSource, options, dialect);
-  }
-
-  /**
-   * Creates the lease table and its generation table if they do not exist, with the statements of
-   * the DDL file shipped beside this class ({@code postgresql.sql} or {@code mariadb.sql}); safe
-   * beside another process doing the same. Needs the right to create tables; applications whose
-   * migrations own the schema (Flyway, Liquibase) run that file instead and call {@link
-   * #open(DataSource, JdbcOptions)}.
-   *
-   * @param dataSource where to connect
-   * @param options the table
-   * @throws LeaseRepositoryFailure if the database cannot be reached, is not supported, or the
-   *     tables cannot be created
-   * @throws NullPointerException if an argument is null
-   */
-  public static void createSchema(DataSource dataSource, JdbcOptions options) {
-    Objects.requireNonNull(dataSource, "dataSource");
-    Objects.requireNonNull(options, "options");
-    Opening.createTables(dataSource, options.tableName());
   }
 
   /**

@@ -22,10 +22,11 @@ import org.jspecify.annotations.Nullable;
  * The repository's two tables: the records ({@code <table>}) and the generation table ({@code
  * <table>_fence}: one generation row per key, the generation of its last acquisition). Their
  * statements are the DDL files shipped in this package ({@code postgresql.sql}, {@code
- * mariadb.sql}), so that what {@link JdbcLeaseRepository#createSchema} runs and what a migration
- * tool runs are the same text. Each table carries a comment naming it and the schema version;
- * {@link #check} reads it, so that a table of the same name made by someone else, or by another
- * version, is refused with a clear message rather than misread.
+ * mariadb.sql}), so that what {@link JdbcLeaseRepository#open} runs (with {@link
+ * JdbcOptions#createIfMissing()}) and what a migration tool runs are the same text. Each table
+ * carries a comment naming it and the schema version; {@link #check} reads it, so that a table of
+ * the same name made by someone else, or by another version, is refused with a clear message rather
+ * than misread.
  */
 final class Schema {
 
@@ -131,8 +132,8 @@ final class Schema {
               + table
               + "' does not exist in this "
               + dialect.name()
-              + " database (or is not on the connection's search path); create it with"
-              + " JdbcLeaseRepository.create or createSchema, or run the statements of "
+              + " database (or is not on the connection's search path); create it by"
+              + " opening with JdbcOptions.builder().createIfMissing(true), or run the statements of "
               + dialect.schemaFile()
               + " in lease-jdbc's jar",
           null);

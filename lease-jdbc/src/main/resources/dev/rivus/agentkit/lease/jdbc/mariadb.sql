@@ -2,11 +2,11 @@
 -- SPDX-License-Identifier: Apache-2.0
 
 -- The lease tables of lease-jdbc, schema version 1, for MariaDB 10.6 or later.
--- JdbcLeaseRepository.createSchema runs these statements; a migration tool (Flyway, Liquibase)
--- can run them instead, with lease_records replaced by the table name of JdbcOptions
--- (lease_records_fence, the generation table, becomes that name followed by _fence). The comments
--- on the tables are how JdbcLeaseRepository.open tells its tables and their version from other
--- tables: keep them.
+-- JdbcLeaseRepository.open runs these statements when JdbcOptions.createIfMissing is set; a
+-- migration tool (Flyway, Liquibase) can run them instead, with lease_records replaced by the
+-- table name of JdbcOptions (lease_records_fence, the generation table, becomes that name followed
+-- by _fence). The comments on the tables are how JdbcLeaseRepository.open tells its tables and
+-- their version from other tables: keep them.
 
 -- One row per key: the record of its lease. The holder's strings are TEXT: they have no length
 -- limit of their own, and a VARCHAR would reject or truncate a long one.

@@ -47,7 +47,8 @@ class CommitDurabilityTest {
     try (TestDatabase db = TestDatabase.on(server)) {
       List<String> statements = new CopyOnWriteArrayList<>();
       DataSource recording = recording(db.pool, statements);
-      try (JdbcLeaseRepository repository = JdbcLeaseRepository.create(recording, db.options());
+      try (JdbcLeaseRepository repository =
+              JdbcLeaseRepository.open(recording, db.options().createIfMissing(true).build());
           LeaseManager manager =
               LeaseManager.builder(repository)
                   .ttl(Duration.ofSeconds(10))
@@ -93,7 +94,8 @@ class CommitDurabilityTest {
         TestDatabase.on(
             server,
             config -> config.addDataSourceProperty("options", "-c synchronous_commit=off"))) {
-      try (JdbcLeaseRepository repository = JdbcLeaseRepository.create(db.pool, db.options())) {
+      try (JdbcLeaseRepository repository =
+          JdbcLeaseRepository.open(db.pool, db.options().createIfMissing(true).build())) {
         Sql sql = new Sql(db.table, new PostgresDialect());
         LeaseWrite acquisition = Samples.firstWrite("durable", "h");
         assertThat(settingAtCommit(db, sql, acquisition))

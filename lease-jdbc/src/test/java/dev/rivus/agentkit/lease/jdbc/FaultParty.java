@@ -81,7 +81,7 @@ final class FaultParty implements AutoCloseable {
       Duration ttl,
       Duration heartbeat,
       Consumer<HikariConfig> poolSettings,
-      java.util.function.UnaryOperator<JdbcOptions> repositoryOptions) {
+      java.util.function.UnaryOperator<JdbcOptions.Builder> repositoryOptions) {
     return open(role, url, table, ttl, heartbeat, null, poolSettings, repositoryOptions);
   }
 
@@ -94,7 +94,7 @@ final class FaultParty implements AutoCloseable {
       Duration heartbeat,
       @Nullable Duration grace,
       Consumer<HikariConfig> poolSettings,
-      java.util.function.UnaryOperator<JdbcOptions> repositoryOptions) {
+      java.util.function.UnaryOperator<JdbcOptions.Builder> repositoryOptions) {
     String name =
         role
             + "-"
@@ -110,8 +110,11 @@ final class FaultParty implements AutoCloseable {
     try {
       HookedDataSource hooked = new HookedDataSource(pool);
       JdbcLeaseRepository repository =
-          JdbcLeaseRepository.create(
-              hooked, repositoryOptions.apply(JdbcOptions.defaults().withTableName(table)));
+          JdbcLeaseRepository.open(
+              hooked,
+              repositoryOptions
+                  .apply(JdbcOptions.builder().tableName(table).createIfMissing(true))
+                  .build());
       LeaseManagerBuilder builder =
           LeaseManager.builder(repository).ttl(ttl).heartbeat(heartbeat).name(name);
       LeaseManager manager = (grace == null ? builder : builder.grace(grace)).build();

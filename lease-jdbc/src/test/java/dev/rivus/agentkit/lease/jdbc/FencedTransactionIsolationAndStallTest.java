@@ -122,7 +122,8 @@ class FencedTransactionIsolationAndStallTest {
     try (TestDatabase db =
             TestDatabase.on(server, config -> config.setTransactionIsolation(isolation));
         JdbcLeaseRepository repository = db.create();
-        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
+        JdbcLeaseRepository successorSide =
+            JdbcLeaseRepository.open(db.pool, db.options().build());
         LeaseManager manager =
             LeaseManager.builder(repository).ttl(Duration.ofSeconds(60)).build();
         Lease stale = manager.acquire("fenced/stale-isolation")) {
@@ -149,7 +150,8 @@ class FencedTransactionIsolationAndStallTest {
     Duration ttl = Duration.ofSeconds(2);
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create();
-        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options())) {
+        JdbcLeaseRepository successorSide =
+            JdbcLeaseRepository.open(db.pool, db.options().build())) {
       db.createSideTable();
       StalledRenewals stalled = new StalledRenewals(repository);
       CountDownLatch inside = new CountDownLatch(1);
@@ -234,8 +236,9 @@ class FencedTransactionIsolationAndStallTest {
     int poolSize = 3;
     try (TestDatabase db = TestDatabase.on(server, poolSize, 500);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(
-                db.pool, db.options().withFencedTransactionLimit(poolSize - 1));
+            JdbcLeaseRepository.open(
+                db.pool,
+                db.options().createIfMissing(true).fencedTransactionLimit(poolSize - 1).build());
         LeaseManager manager =
             LeaseManager.builder(repository)
                 .ttl(Duration.ofSeconds(2))

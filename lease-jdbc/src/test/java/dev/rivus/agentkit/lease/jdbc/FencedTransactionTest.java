@@ -75,7 +75,8 @@ class FencedTransactionTest {
       throws Exception {
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create();
-        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
+        JdbcLeaseRepository successorSide =
+            JdbcLeaseRepository.open(db.pool, db.options().build());
         LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
         Lease stale = manager.acquire("fenced/stale")) {
       db.createSideTable();
@@ -126,7 +127,8 @@ class FencedTransactionTest {
   void aSuccessorsAcquisitionWaitsForARunningFencedTransaction(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create();
-        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
+        JdbcLeaseRepository successorSide =
+            JdbcLeaseRepository.open(db.pool, db.options().build());
         LeaseManager manager = LeaseManager.builder(repository).ttl(LONG_TTL).build();
         Lease lease = manager.acquire("fenced/wait")) {
       db.createSideTable();
@@ -202,7 +204,8 @@ class FencedTransactionTest {
     String key = "fenced/blocked";
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create();
-        JdbcLeaseRepository successorSide = JdbcLeaseRepository.open(db.pool, db.options());
+        JdbcLeaseRepository successorSide =
+            JdbcLeaseRepository.open(db.pool, db.options().build());
         LeaseManager manager = platform.managerBuilder(repository).ttl(LONG_TTL).build();
         Lease lease = manager.acquire(key);
         Connection blocker = db.pool.getConnection()) {

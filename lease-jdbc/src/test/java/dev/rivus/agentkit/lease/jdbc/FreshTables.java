@@ -36,7 +36,9 @@ final class FreshTables implements AfterEachCallback {
     String table = TestServer.freshTableName();
     created.add(table);
     try (HikariDataSource pool = server.pool()) {
-      JdbcLeaseRepository.createSchema(pool, JdbcOptions.defaults().withTableName(table));
+      JdbcLeaseRepository.open(
+              pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build())
+          .close();
     }
     return table;
   }

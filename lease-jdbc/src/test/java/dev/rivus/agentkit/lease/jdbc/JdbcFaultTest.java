@@ -362,7 +362,7 @@ abstract class JdbcFaultTest {
             TTL,
             HEARTBEAT,
             config -> {},
-            options -> options.withNetworkTimeout(networkTimeout))) {
+            options -> options.networkTimeout(networkTimeout))) {
       Lease held = holder.manager.acquire(KEY);
       AtomicBoolean ran = new AtomicBoolean();
       AtomicLong cutAt = new AtomicLong();
@@ -415,7 +415,7 @@ abstract class JdbcFaultTest {
             TTL,
             HEARTBEAT,
             config -> {},
-            options -> options.withNetworkTimeout(networkTimeout))) {
+            options -> options.networkTimeout(networkTimeout))) {
       Lease held = holder.manager.acquire(KEY);
       CountDownLatch inside = new CountDownLatch(1);
       CompletableFuture<Object> work =

@@ -27,11 +27,11 @@ abstract class JdbcLeaseRepositoryContractTest extends PrunableLeaseRepositoryCo
   private @Nullable String table;
   private @Nullable LeaseRepository primary;
 
-  private JdbcOptions options() {
+  private JdbcOptions.Builder options() {
     if (table == null) {
       throw new IllegalStateException("no table: createRepository() has not run");
     }
-    return JdbcOptions.defaults().withTableName(table);
+    return JdbcOptions.builder().tableName(table);
   }
 
   @Override
@@ -40,7 +40,8 @@ abstract class JdbcLeaseRepositoryContractTest extends PrunableLeaseRepositoryCo
     table = TestServer.freshTableName();
     HikariDataSource pool = server().pool();
     pools.add(pool);
-    JdbcLeaseRepository created = JdbcLeaseRepository.create(pool, options());
+    JdbcLeaseRepository created =
+        JdbcLeaseRepository.open(pool, options().createIfMissing(true).build());
     primary = created;
     return created;
   }
@@ -49,7 +50,7 @@ abstract class JdbcLeaseRepositoryContractTest extends PrunableLeaseRepositoryCo
   protected LeaseRepository openSecondInstance() {
     HikariDataSource pool = server().pool();
     pools.add(pool);
-    return JdbcLeaseRepository.open(pool, options());
+    return JdbcLeaseRepository.open(pool, options().build());
   }
 
   @Override

@@ -58,10 +58,10 @@ abstract class JdbcLeaseRepositoryTest {
   @Test
   void openingAMissingTableFailsWithAClearMessage() {
     assertThatThrownBy(
-            () -> JdbcLeaseRepository.open(pool, JdbcOptions.defaults().withTableName(table)))
+            () -> JdbcLeaseRepository.open(pool, JdbcOptions.builder().tableName(table).build()))
         .isInstanceOf(LeaseRepositoryFailure.class)
         .hasMessageContaining("'" + table + "' does not exist")
-        .hasMessageContaining("createSchema");
+        .hasMessageContaining("createIfMissing");
   }
 
   @Test
@@ -73,17 +73,19 @@ abstract class JdbcLeaseRepositoryTest {
     }
 
     assertThatThrownBy(
-            () -> JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table)))
+            () ->
+                JdbcLeaseRepository.open(
+                    pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build()))
         .isInstanceOf(LeaseRepositoryFailure.class)
         .hasMessageContaining("is not a lease table");
   }
 
   @Test
   void createIsIdempotentAndADroppedTableIsAStoreLost() throws Exception {
-    JdbcOptions options = JdbcOptions.defaults().withTableName(table);
-    try (LeaseRepository repository = JdbcLeaseRepository.create(pool, options)) {
+    JdbcOptions options = JdbcOptions.builder().tableName(table).createIfMissing(true).build();
+    try (LeaseRepository repository = JdbcLeaseRepository.open(pool, options)) {
       repository.save(Samples.firstWrite("kept", "h"));
-      try (LeaseRepository again = JdbcLeaseRepository.create(pool, options)) {
+      try (LeaseRepository again = JdbcLeaseRepository.open(pool, options)) {
         assertThat(again.load("kept")).isPresent();
       }
       server().drop(table);
@@ -96,9 +98,11 @@ abstract class JdbcLeaseRepositoryTest {
 
   @Test
   void aKeyLockExcludesOtherSessionsUntilClosedAndDiesWithItsSession() throws Exception {
-    JdbcOptions options = JdbcOptions.defaults().withTableName(table);
+    JdbcOptions options = JdbcOptions.builder().tableName(table).build();
     try (HikariDataSource otherPool = server().pool();
-        LeaseRepository one = JdbcLeaseRepository.create(pool, options);
+        LeaseRepository one =
+            JdbcLeaseRepository.open(
+                pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
         LeaseRepository other = JdbcLeaseRepository.open(otherPool, options)) {
       LeaseRepository.KeyLock held = one.lockKey("fenced");
       CompletableFuture<LeaseRepository.KeyLock> waiting =
@@ -134,9 +138,11 @@ abstract class JdbcLeaseRepositoryTest {
   @Test
   void aKeyLockOutlivesItsSilenceLimitWhileAskedAndIsEndedByTheServerOnceSilent() throws Exception {
     Duration limit = Duration.ofSeconds(1);
-    JdbcOptions options = JdbcOptions.defaults().withTableName(table);
+    JdbcOptions options = JdbcOptions.builder().tableName(table).build();
     try (HikariDataSource otherPool = server().pool();
-        LeaseRepository one = JdbcLeaseRepository.create(pool, options);
+        LeaseRepository one =
+            JdbcLeaseRepository.open(
+                pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
         LeaseRepository other = JdbcLeaseRepository.open(otherPool, options)) {
       LeaseRepository.KeyLock held = one.lockKey("silent", limit);
       CompletableFuture<LeaseRepository.KeyLock> waiting =
@@ -176,7 +182,8 @@ abstract class JdbcLeaseRepositoryTest {
   void closingAKeyLockGivesItsSessionItsOwnSettingsBack() throws Exception {
     try (HikariDataSource single = server().pool(1, 10_000);
         LeaseRepository repository =
-            JdbcLeaseRepository.create(single, JdbcOptions.defaults().withTableName(table))) {
+            JdbcLeaseRepository.open(
+                single, JdbcOptions.builder().tableName(table).createIfMissing(true).build())) {
       try (Connection connection = single.getConnection();
           Statement statement = connection.createStatement()) {
         statement.execute(applicationSilenceSettings()); // on the pool's one session, kept
@@ -195,7 +202,8 @@ abstract class JdbcLeaseRepositoryTest {
   @Test
   void aSilenceLimitMustBePositive() throws Exception {
     try (LeaseRepository repository =
-        JdbcLeaseRepository.create(pool, JdbcOptions.defaults().withTableName(table))) {
+        JdbcLeaseRepository.open(
+            pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build())) {
       assertThatThrownBy(() -> repository.lockKey("k", Duration.ZERO))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("silenceLimit must be positive, was PT0S");

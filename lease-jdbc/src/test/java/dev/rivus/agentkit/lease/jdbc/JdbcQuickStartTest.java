@@ -34,7 +34,8 @@ class JdbcQuickStartTest {
       pool.setMaximumPoolSize(10);
 
       try (HikariDataSource dataSource = new HikariDataSource(pool);
-          JdbcLeaseRepository repository = JdbcLeaseRepository.create(dataSource, db.options());
+          JdbcLeaseRepository repository =
+              JdbcLeaseRepository.open(dataSource, db.options().createIfMissing(true).build());
           LeaseManager leases =
               LeaseManager.builder(repository).ttl(Duration.ofSeconds(30)).build();
           Lease lease = leases.acquire("billing:nightly-run")) {

@@ -33,7 +33,7 @@ public final class JdbcRepositoryFactory implements RepositoryFactory {
       throw new IllegalArgumentException("a spec is SERVER/table, was '" + spec + "'");
     }
     TestServer server = TestServer.valueOf(spec.substring(0, slash).toUpperCase(Locale.ROOT));
-    JdbcOptions options = JdbcOptions.defaults().withTableName(spec.substring(slash + 1));
+    JdbcOptions options = JdbcOptions.builder().tableName(spec.substring(slash + 1)).build();
     HikariDataSource pool = server.pool();
     try {
       return new PoolClosing(JdbcLeaseRepository.open(pool, options), pool);

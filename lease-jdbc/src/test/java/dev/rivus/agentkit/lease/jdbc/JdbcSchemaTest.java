@@ -51,7 +51,8 @@ class JdbcSchemaTest {
         statement.execute(script.replace("lease_records", db.table));
       }
 
-      try (JdbcLeaseRepository repository = JdbcLeaseRepository.open(db.pool, db.options())) {
+      try (JdbcLeaseRepository repository =
+          JdbcLeaseRepository.open(db.pool, db.options().build())) {
         repository.save(Samples.firstWrite("migrated", "h"));
         assertThat(repository.load("migrated")).isPresent();
       }
@@ -68,11 +69,12 @@ class JdbcSchemaTest {
               ? "COMMENT ON TABLE " + db.table + " IS NULL"
               : "ALTER TABLE " + db.table + " COMMENT = ''");
 
-      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
+      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options().build()))
           .isInstanceOf(LeaseRepositoryFailure.class)
           .hasMessageContaining("'" + db.table + "' is not a lease table of lease-jdbc")
           .hasMessageContaining("comment is empty");
-      assertThatThrownBy(() -> JdbcLeaseRepository.create(db.pool, db.options()))
+      assertThatThrownBy(
+              () -> JdbcLeaseRepository.open(db.pool, db.options().createIfMissing(true).build()))
           .as("create does not adopt it either")
           .isInstanceOf(LeaseRepositoryFailure.class)
           .hasMessageContaining("is not a lease table of lease-jdbc");
@@ -90,7 +92,7 @@ class JdbcSchemaTest {
               ? "COMMENT ON TABLE " + db.table + " IS " + comment
               : "ALTER TABLE " + db.table + " COMMENT = " + comment);
 
-      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
+      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options().build()))
           .isInstanceOf(LeaseRepositoryFailure.class)
           .hasMessageContaining("has schema version 2")
           .hasMessageContaining("reads schema 1 only");
@@ -104,7 +106,7 @@ class JdbcSchemaTest {
       db.create().close();
       server.run("DROP TABLE " + db.table + "_fence");
 
-      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options()))
+      assertThatThrownBy(() -> JdbcLeaseRepository.open(db.pool, db.options().build()))
           .isInstanceOf(LeaseRepositoryFailure.class)
           .hasMessageContaining("generation table '" + db.table + "_fence' does not exist");
     }
@@ -149,7 +151,8 @@ class JdbcSchemaTest {
       } finally {
         threads.shutdownNow();
       }
-      try (JdbcLeaseRepository repository = JdbcLeaseRepository.open(db.pool, db.options())) {
+      try (JdbcLeaseRepository repository =
+          JdbcLeaseRepository.open(db.pool, db.options().build())) {
         assertThat(repository.loadAll()).isEmpty();
       }
     }

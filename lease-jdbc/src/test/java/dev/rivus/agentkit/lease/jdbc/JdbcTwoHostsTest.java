@@ -104,7 +104,7 @@ abstract class JdbcTwoHostsTest {
   private LeaseRepository open(String table) {
     HikariDataSource pool = server().pool();
     resources.add(pool);
-    return JdbcLeaseRepository.open(pool, JdbcOptions.defaults().withTableName(table));
+    return JdbcLeaseRepository.open(pool, JdbcOptions.builder().tableName(table).build());
   }
 
   @AfterEach

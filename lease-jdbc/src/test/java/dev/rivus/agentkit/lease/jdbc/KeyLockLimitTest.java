@@ -35,7 +35,8 @@ class KeyLockLimitTest {
       throws Exception {
     try (TestDatabase db = TestDatabase.on(server, 4, 10_000);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(1).build())) {
       LeaseRepository.KeyLock first = repository.lockKey("a");
       Thread waiter =
           new Thread(
@@ -68,7 +69,8 @@ class KeyLockLimitTest {
   void keyLocksWithinTheLimitLeaveConnectionsForSaves(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server, 3, 2_000);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(2));
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(2).build());
         LeaseRepository.KeyLock a = repository.lockKey("a");
         LeaseRepository.KeyLock b = repository.lockKey("b")) {
       // A third key lock waits for its turn without a connection.
@@ -98,7 +100,8 @@ class KeyLockLimitTest {
     // What the limit prevents, shown on a limit as large as the pool.
     try (TestDatabase db = TestDatabase.on(server, 2, 500);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(2));
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(2).build());
         LeaseRepository.KeyLock a = repository.lockKey("a");
         LeaseRepository.KeyLock b = repository.lockKey("b")) {
       assertThatThrownBy(() -> repository.save(Samples.firstWrite("starved", "h")))
@@ -111,7 +114,7 @@ class KeyLockLimitTest {
   void waitingForAKeyLockEndsWhenTheLeaseIsLost(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server);
         JdbcLeaseRepository repository = db.create();
-        JdbcLeaseRepository staleSide = JdbcLeaseRepository.open(db.pool, db.options());
+        JdbcLeaseRepository staleSide = JdbcLeaseRepository.open(db.pool, db.options().build());
         LeaseManager manager =
             LeaseManager.builder(repository)
                 .ttl(Duration.ofSeconds(60))

@@ -33,7 +33,8 @@ class KeyLockPermitTest {
   void aKeyLockWhoseSessionWasEndedGivesItsTurnBackOnClose(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server, 4, 5_000);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(1).build())) {
       LeaseRepository.KeyLock lost = repository.lockKey("a");
       server.endSession(((JdbcKeyLock) lost).backendPid());
       Awaitility.await().until(() -> !lost.isHeld());
@@ -55,7 +56,8 @@ class KeyLockPermitTest {
       throws Exception {
     try (TestDatabase db = TestDatabase.on(server, 1, 5_000);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(1).build())) {
       repository.lockKey("a").abandon();
       Awaitility.await("the abandoned key lock's connection given back")
           .until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 0);
@@ -79,8 +81,10 @@ class KeyLockPermitTest {
     try (TestDatabase db = TestDatabase.on(server, 1, 5_000);
         HikariDataSource otherPool = server.pool(1, 5_000);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(refusingToAbort(db.pool), db.options().withKeyLockLimit(1));
-        JdbcLeaseRepository other = JdbcLeaseRepository.open(otherPool, db.options())) {
+            JdbcLeaseRepository.open(
+                refusingToAbort(db.pool),
+                db.options().createIfMissing(true).keyLockLimit(1).build());
+        JdbcLeaseRepository other = JdbcLeaseRepository.open(otherPool, db.options().build())) {
       repository.lockKey("a").abandon();
       Awaitility.await("the abandoned key lock's connection given back")
           .until(() -> db.pool.getHikariPoolMXBean().getActiveConnections() == 0);
@@ -94,7 +98,8 @@ class KeyLockPermitTest {
   void aKeyLockThatGetsNoConnectionGivesItsTurnBack(TestServer server) throws Exception {
     try (TestDatabase db = TestDatabase.on(server, 1, 300);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1))) {
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(1).build())) {
       try (Connection taken = db.pool.getConnection()) {
         assertThatThrownBy(() -> repository.lockKey("a"))
             .isInstanceOf(LeaseRepositoryFailure.class);
@@ -110,8 +115,9 @@ class KeyLockPermitTest {
       throws Exception {
     try (TestDatabase db = TestDatabase.on(server, 4, 5_000);
         JdbcLeaseRepository repository =
-            JdbcLeaseRepository.create(db.pool, db.options().withKeyLockLimit(1));
-        JdbcLeaseRepository other = JdbcLeaseRepository.open(db.pool, db.options());
+            JdbcLeaseRepository.open(
+                db.pool, db.options().createIfMissing(true).keyLockLimit(1).build());
+        JdbcLeaseRepository other = JdbcLeaseRepository.open(db.pool, db.options().build());
         LeaseRepository.KeyLock held = other.lockKey("k")) {
       Thread waiter =
           new Thread(

@@ -47,12 +47,14 @@ final class TestDatabase implements AutoCloseable {
     return new TestDatabase(server, server.pool(16, 10_000, application));
   }
 
-  JdbcOptions options() {
-    return JdbcOptions.defaults().withTableName(table);
+  /** The options of this database's table, to add to and build. */
+  JdbcOptions.Builder options() {
+    return JdbcOptions.builder().tableName(table);
   }
 
+  /** Opens the repository on this database's table, creating it if it is missing. */
   JdbcLeaseRepository create() {
-    return JdbcLeaseRepository.create(pool, options());
+    return JdbcLeaseRepository.open(pool, options().createIfMissing(true).build());
   }
 
   /** The side table fenced transactions write to: one integer column {@code n}. */

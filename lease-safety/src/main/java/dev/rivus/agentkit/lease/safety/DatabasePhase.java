@@ -87,7 +87,9 @@ final class DatabasePhase implements AutoCloseable {
   }
 
   private void createTables() throws SQLException {
-    JdbcLeaseRepository.createSchema(new Direct(url), JdbcOptions.defaults().withTableName(table));
+    JdbcLeaseRepository.open(
+            new Direct(url), JdbcOptions.builder().tableName(table).createIfMissing(true).build())
+        .close();
     execute(
         "CREATE TABLE "
             + JdbcStore.sideTable(table)

@@ -160,7 +160,7 @@ final class JdbcStore extends ForwardingLeaseRepository {
     long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
     while (true) {
       try {
-        return JdbcLeaseRepository.open(pool, JdbcOptions.defaults().withTableName(table));
+        return JdbcLeaseRepository.open(pool, JdbcOptions.builder().tableName(table).build());
       } catch (LeaseRepositoryFailure unreachable) {
         if (System.nanoTime() - deadline > 0) {
           throw unreachable;

@@ -81,8 +81,11 @@ final class PooledJdbcOpening {
    */
   static LeaseRepository open(StoreRequest request) {
     JdbcTarget target = JdbcTarget.of(request);
-    JdbcOptions options = options(target, request);
+    JdbcOptions.Builder table = options(target, request);
     boolean create = request.create() && target.createTable();
+    // The key locks' repository opens the tables this one opened or made: it never creates them.
+    JdbcOptions keyLockOptions = table.build();
+    JdbcOptions options = table.createIfMissing(create).build();
     HikariDataSource pool =
         pool(
             target,
@@ -91,12 +94,9 @@ final class PooledJdbcOpening {
             request.holding() ? HOLDING_MINIMUM_IDLE : 1,
             connectionWait(request.busyWait().orElse(DEFAULT_CONNECTION_WAIT)));
     try {
-      JdbcLeaseRepository repository =
-          create
-              ? JdbcLeaseRepository.create(pool, options)
-              : JdbcLeaseRepository.open(pool, options);
+      JdbcLeaseRepository repository = JdbcLeaseRepository.open(pool, options);
       return new PooledJdbcRepository(
-          repository, pool, target.where(), () -> openKeyLocks(target, options));
+          repository, pool, target.where(), () -> openKeyLocks(target, keyLockOptions));
     } catch (LeaseRepositoryFailure e) {
       boolean missing = !create && tableMissing(pool, options.tableName());
       pool.close();
@@ -107,13 +107,13 @@ final class PooledJdbcOpening {
     }
   }
 
-  private static JdbcOptions options(JdbcTarget target, StoreRequest request) {
+  private static JdbcOptions.Builder options(JdbcTarget target, StoreRequest request) {
     String table = target.table();
     if (table == null) {
-      return JdbcOptions.defaults();
+      return JdbcOptions.builder();
     }
     try {
-      return JdbcOptions.defaults().withTableName(table);
+      return JdbcOptions.builder().tableName(table);
     } catch (IllegalArgumentException e) {
       throw new LeaseConfigInvalid(
           JdbcTarget.TABLE,
