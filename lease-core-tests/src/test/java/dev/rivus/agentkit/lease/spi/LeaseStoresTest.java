@@ -116,9 +116,13 @@ class LeaseStoresTest {
             () -> stores.open(StoreRequest.builder(scheme + ":x").setting("table", "t").build()))
         .isInstanceOf(LeaseConfigInvalid.class)
         .hasMessage("unknown setting 'table' for a " + scheme + ": store (it has none)");
+    String what = scheme.equals("dir") ? "directory" : "database file";
     assertThatThrownBy(() -> stores.open(scheme + ":"))
         .isInstanceOf(LeaseConfigInvalid.class)
-        .hasMessageStartingWith("the URI names no ");
+        .hasMessage("the URI names no " + what + ": write " + scheme + ":PATH");
+    assertThatThrownBy(() -> stores.open(scheme + ":a\u0000b"))
+        .isInstanceOf(LeaseConfigInvalid.class)
+        .hasMessageStartingWith("the URI names no valid " + what + ": ");
   }
 
   @Test

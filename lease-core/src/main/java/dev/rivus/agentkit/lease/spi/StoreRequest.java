@@ -5,6 +5,8 @@
 package dev.rivus.agentkit.lease.spi;
 
 import dev.rivus.agentkit.lease.LeaseConfigInvalid;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -141,6 +143,29 @@ public final class StoreRequest {
             && uri.charAt(colon) == ':'
             && uri.regionMatches(true, 0, scheme, 0, colon);
     return prefixed ? uri.substring(colon + 1) : uri;
+  }
+
+  /**
+   * Returns the location as an absolute path, for stores that live in a file or a directory.
+   *
+   * @param what what the path names, for messages ({@code "directory"}, {@code "database file"})
+   * @return the absolute path
+   * @throws LeaseConfigInvalid if the location is empty (saying to write {@code scheme():PATH}) or
+   *     not a valid path on this file system
+   */
+  public Path locationPath(String what) {
+    String location = location();
+    String spelled = spelling(LOCATION, "the URI");
+    if (location.isEmpty()) {
+      throw new LeaseConfigInvalid(
+          LOCATION, spelled + " names no " + what + ": write " + scheme + ":PATH");
+    }
+    try {
+      return Path.of(location).toAbsolutePath();
+    } catch (InvalidPathException e) {
+      throw new LeaseConfigInvalid(
+          LOCATION, spelled + " names no valid " + what + ": " + e.getMessage());
+    }
   }
 
   /**

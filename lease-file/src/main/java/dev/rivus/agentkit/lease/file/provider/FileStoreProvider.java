@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.file.provider;
 
-import dev.rivus.agentkit.lease.LeaseConfigInvalid;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
@@ -12,7 +11,6 @@ import dev.rivus.agentkit.lease.file.FileOptions;
 import dev.rivus.agentkit.lease.spi.LeaseStoreProvider;
 import dev.rivus.agentkit.lease.spi.StoreRequest;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
@@ -38,7 +36,7 @@ public final class FileStoreProvider implements LeaseStoreProvider {
   @Override
   public LeaseRepository open(StoreRequest request) {
     request.requireKnownSettings();
-    Path directory = directory(request);
+    Path directory = request.locationPath("directory");
     if (!request.create() && !Files.isDirectory(directory)) {
       throw new LeaseRepositoryFailure(
           null,
@@ -53,20 +51,5 @@ public final class FileStoreProvider implements LeaseStoreProvider {
     }
     return FileLeaseRepository.open(
         directory, FileOptions.builder().readOnly(!request.create()).build());
-  }
-
-  private static Path directory(StoreRequest request) {
-    String location = request.location();
-    String spelled = request.spelling(StoreRequest.LOCATION, "the URI");
-    if (location.isEmpty()) {
-      throw new LeaseConfigInvalid(
-          StoreRequest.LOCATION, spelled + " names no directory: write dir:PATH");
-    }
-    try {
-      return Path.of(location).toAbsolutePath();
-    } catch (InvalidPathException e) {
-      throw new LeaseConfigInvalid(
-          StoreRequest.LOCATION, spelled + " names no valid directory: " + e.getMessage());
-    }
   }
 }

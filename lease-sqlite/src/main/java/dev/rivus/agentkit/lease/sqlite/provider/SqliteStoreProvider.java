@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.sqlite.provider;
 
-import dev.rivus.agentkit.lease.LeaseConfigInvalid;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.spi.LeaseStoreProvider;
@@ -17,7 +16,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -44,7 +42,7 @@ public final class SqliteStoreProvider implements LeaseStoreProvider {
   @Override
   public LeaseRepository open(StoreRequest request) {
     request.requireKnownSettings();
-    Path file = file(request);
+    Path file = request.locationPath("database file");
     SqliteOptions.Builder builder = SqliteOptions.builder().createIfMissing(request.create());
     request.busyWait().ifPresent(builder::busyWait);
     if (!request.create() && Files.exists(file) && !writable(file)) {
@@ -55,21 +53,6 @@ public final class SqliteStoreProvider implements LeaseStoreProvider {
       createParent(file);
     }
     return SqliteLeaseRepository.open(file, builder.build());
-  }
-
-  private static Path file(StoreRequest request) {
-    String location = request.location();
-    String spelled = request.spelling(StoreRequest.LOCATION, "the URI");
-    if (location.isEmpty()) {
-      throw new LeaseConfigInvalid(
-          StoreRequest.LOCATION, spelled + " names no database file: write sqlite:PATH");
-    }
-    try {
-      return Path.of(location).toAbsolutePath();
-    } catch (InvalidPathException e) {
-      throw new LeaseConfigInvalid(
-          StoreRequest.LOCATION, spelled + " names no valid database file: " + e.getMessage());
-    }
   }
 
   /** Whether the database and its directory, where SQLite keeps its log, can be written. */
