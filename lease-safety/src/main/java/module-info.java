@@ -3,8 +3,10 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 /**
- * The safety harness (issue 11): a driver, a protected resource, worker JVMs and a checker. Exports
- * nothing: it is run from the command line ({@code SafetyMain}), never used as a library.
+ * The safety harness (issue 11): a driver, a protected resource, worker JVMs and a checker, one
+ * package each (see the package {@code dev.rivus.agentkit.lease.safety}). Exports nothing: it is
+ * run from the command line ({@code dev.rivus.agentkit.lease.safety.driver.SafetyMain}), never used
+ * as a library.
  */
 module dev.rivus.agentkit.lease.safety {
   requires static org.jspecify;
@@ -20,7 +22,7 @@ module dev.rivus.agentkit.lease.safety {
   requires java.compiler;
   requires info.picocli;
 
-  // The drivers' options are fields that picocli fills in.
-  opens dev.rivus.agentkit.lease.safety to
+  // The drivers' options are fields that picocli fills in (SafetyMain, MutantMain).
+  opens dev.rivus.agentkit.lease.safety.driver to
       info.picocli;
 }

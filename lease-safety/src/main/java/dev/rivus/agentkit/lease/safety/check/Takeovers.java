@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety.check;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Figures: how long after a {@code kill -9} or a {@code SIGSTOP} of a holder another worker took
+ * its lease over (p50, p95, max), and how many such leases were not taken over in the phase.
+ */
+final class Takeovers {
+
+  private Takeovers() {}
+
+  static void measure(Logs logs, Findings findings) {
+    Map<String, Long> ends = leaseEnds(logs);
+    for (String[] kind :
+        new String[][] {
+          {"kill", "kill -9"},
+          {"stop", "SIGSTOP"},
+          {"db_kill", "its sessions ended"},
+          {"db_cut", "a network cut"}
+        }) {
+      if (kind[0].startsWith("db_") && logs.faults(kind[0]).isEmpty()) {
+        continue; // not a database phase
+      }
+      List<Long> latencies = new ArrayList<>();
+      int notTaken = 0;
+      for (JsonNode fault : logs.faults(kind[0])) {
+        long at = fault.path("t").asLong();
+        String worker = fault.path("w").asText();
+        for (Acquisition held : logs.acquisitions) {
+          String lease = held.worker() + "/" + held.key() + "/" + held.token();
+          if (!held.worker().equals(worker)
+              || held.okNanos() > at
+              || ends.getOrDefault(lease, Long.MAX_VALUE) < at) {
+            continue;
+          }
+          long next = nextTakeover(logs, held, at);
+          if (next < 0) {
+            notTaken++;
+          } else {
+            latencies.add(next - at);
+          }
+        }
+      }
+      findings.latencies("takeover after " + kind[1], new Latencies(latencies, notTaken));
+    }
+  }
+
+  private static long nextTakeover(Logs logs, Acquisition held, long at) {
+    long first = -1;
+    for (Acquisition a : logs.acquisitions) {
+      boolean takeover = "TTL_TAKEOVER".equals(a.how()) || "DEAD_HOLDER".equals(a.how());
+      if (takeover && a.key().equals(held.key()) && a.token() > held.token() && a.okNanos() > at) {
+        first = first < 0 ? a.okNanos() : Math.min(first, a.okNanos());
+      }
+    }
+    return first;
+  }
+
+  /** When each lease stopped being held in its worker's view: release began, or it was lost. */
+  static Map<String, Long> leaseEnds(Logs logs) {
+    Map<String, Long> ends = new HashMap<>();
+    for (JsonNode e : logs.workers) {
+      String event = e.path("ev").asText();
+      if (event.equals("release_start") || event.equals("lost")) {
+        ends.merge(Logs.lease(e.path("w").asText(), e), e.path("t").asLong(), Math::min);
+      }
+    }
+    return ends;
+  }
+}

@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.safety.store;
+
+import dev.rivus.agentkit.lease.testkit.PrivateServer;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A shared database server a phase attacks, named by the same environment variables as lease-jdbc's
+ * tests ({@code LEASE_TEST_POSTGRES_URL}, {@code LEASE_TEST_MARIADB_URL}), by default the local
+ * servers: what differs between them in the harness's own SQL (ending a session, finding sessions
+ * by client port, sleeping inside a transaction) and in their URLs.
+ *
+ * <p>Thread-safe: immutable.
+ */
+public enum Database {
+  /** PostgreSQL. */
+  POSTGRES(
+      "PostgreSQL",
+      "LEASE_TEST_POSTGRES_URL",
+      "jdbc:postgresql://127.0.0.1:5432/test?user=root",
+      "SELECT pg_terminate_backend(%d)",
+      "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
+      "SELECT pg_sleep(?)",
+      "socketTimeout=10&connectTimeout=5"),
+  /** MariaDB. */
+  MARIADB(
+      "MariaDB",
+      "LEASE_TEST_MARIADB_URL",
+      "jdbc:mariadb://127.0.0.1:3306/test?user=root",
+      "KILL %d",
+      "SELECT ID, HOST FROM information_schema.PROCESSLIST",
+      "SELECT SLEEP(?)",
+      "socketTimeout=10000&connectTimeout=5000");
+
+  private final String product;
+  private final String urlVariable;
+  private final String defaultUrl;
+  private final String endSession;
+  private final String sessionsWithClientPorts;
+  private final String sleep;
+  private final String timeouts;
+
+  Database(
+      String product,
+      String urlVariable,
+      String defaultUrl,
+      String endSession,
+      String sessionsWithClientPorts,
+      String sleep,
+      String timeouts) {
+    this.product = product;
+    this.urlVariable = urlVariable;
+    this.defaultUrl = defaultUrl;
+    this.endSession = endSession;
+    this.sessionsWithClientPorts = sessionsWithClientPorts;
+    this.sleep = sleep;
+    this.timeouts = timeouts;
+  }
+
+  /**
+   * Returns the server's JDBC URL.
+   *
+   * @return the environment variable's value, else the local server's
+   */
+  public String url() {
+    return System.getenv().getOrDefault(urlVariable, defaultUrl);
+  }
+
+  /**
+   * Returns the product's name, for people.
+   *
+   * @return {@code PostgreSQL} or {@code MariaDB}
+   */
+  public String product() {
+    return product;
+  }
+
+  /**
+   * Returns the environment variable that names the server.
+   *
+   * @return {@code LEASE_TEST_POSTGRES_URL} or {@code LEASE_TEST_MARIADB_URL}
+   */
+  public String urlVariable() {
+    return urlVariable;
+  }
+
+  /**
+   * The URL a worker uses: the server's ({@code url}), reached through {@code port} on 127.0.0.1
+   * (its own proxy), with the driver's socket and connect timeouts, so that a statement on a cut
+   * network fails within the harness's call deadline instead of hanging.
+   */
+  String workerUrl(String url, int port) {
+    URI address = address(url);
+    String proxied =
+        url.replaceFirst(
+            "//" + java.util.regex.Pattern.quote(address.getRawAuthority()), "//127.0.0.1:" + port);
+    return proxied + (proxied.contains("?") ? "&" : "?") + timeouts;
+  }
+
+  /** A server's host and port, from its JDBC URL. */
+  static URI address(String url) {
+    return URI.create(url.substring("jdbc:".length()));
+  }
+
+  /** The statement that ends session {@code id}. */
+  String endSession(long id) {
+    return String.format(Locale.ROOT, endSession, id);
+  }
+
+  /** A query of (session id, client port or host:port) for every session. */
+  String sessionsWithClientPorts() {
+    return sessionsWithClientPorts;
+  }
+
+  /** A statement that sleeps for its one parameter, in seconds, on the server. */
+  String sleep() {
+    return sleep;
+  }
+
+  /**
+   * Tells why the server cannot be used now.
+   *
+   * @return why, or {@code null} if it answered
+   */
+  public @Nullable String unreachable() {
+    try (Connection connection = DriverManager.getConnection(url())) {
+      return connection.isValid(5) ? null : "the connection was not valid";
+    } catch (SQLException e) {
+      return String.valueOf(e.getMessage());
+    }
+  }
+
+  /**
+   * Returns the kind of private server ({@code PrivateServer}) of this product, for the restart
+   * phases.
+   *
+   * @return the kind
+   */
+  public PrivateServer.Kind privateKind() {
+    return this == POSTGRES ? PrivateServer.Kind.POSTGRES : PrivateServer.Kind.MARIADB;
+  }
+
+  /**
+   * Returns the server a store is on.
+   *
+   * @param store the phase's store
+   * @return the kind, or {@code null} for a store that is not a database
+   */
+  public static @Nullable Database of(StoreKind store) {
+    switch (store.label()) {
+      case "postgres":
+      case "postgres-restart":
+        return POSTGRES;
+      case "mariadb":
+      case "mariadb-restart":
+        return MARIADB;
+      default:
+        return null;
+    }
+  }
+}
