@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,23 +29,23 @@ final class Accounting {
     Map<String, List<Acquisition>> byLease =
         logs.acquisitions.stream().collect(Collectors.groupingBy(a -> a.key() + "#" + a.token()));
     Set<String> seen = new HashSet<>();
-    for (JsonNode e : logs.resource) {
-      if (!e.has("token") || e.path("late").asBoolean()) {
+    for (ResourceEntry e : logs.resource) {
+      if (!e.hasToken() || e.late()) {
         continue;
       }
-      String lease = e.path("key").asText() + "#" + e.path("token").asLong();
+      String lease = e.key() + "#" + e.token();
       if (!seen.add(lease)) {
         continue;
       }
       List<Acquisition> owners = byLease.getOrDefault(lease, List.of());
-      String worker = e.path("w").asText();
+      String worker = e.worker();
       if (owners.size() != 1) {
         findings.violation(
             "P4",
             "resource saw key "
-                + e.path("key").asText()
+                + e.key()
                 + " token "
-                + e.path("token").asLong()
+                + e.token()
                 + " from "
                 + worker
                 + ", which "
@@ -56,9 +55,9 @@ final class Accounting {
         findings.violation(
             "P4",
             "resource saw key "
-                + e.path("key").asText()
+                + e.key()
                 + " token "
-                + e.path("token").asLong()
+                + e.token()
                 + " from "
                 + worker
                 + ", but "
@@ -71,46 +70,45 @@ final class Accounting {
   private static void checkCounters(Logs logs, Findings findings) {
     Map<String, Long> value = new HashMap<>();
     Map<String, Long> accepted = new HashMap<>();
-    for (JsonNode write : logs.applied("WRITE")) {
-      if (!write.path("ok").asBoolean()) {
+    for (ResourceEntry write : logs.applied("WRITE")) {
+      if (!write.ok()) {
         continue;
       }
-      String key = write.path("key").asText();
+      String key = write.key();
       long before = value.getOrDefault(key, 0L);
-      if (write.path("value").asLong() != before + 1) {
+      if (write.value() != before + 1) {
         findings.violation(
             "P4",
             "seq "
-                + write.path("seq").asLong()
+                + write.seq()
                 + ": key "
                 + key
                 + " went from "
                 + before
                 + " to "
-                + write.path("value").asLong()
+                + write.value()
                 + " in one write of "
-                + write.path("w").asText()
+                + write.worker()
                 + " (an update was lost)");
       }
-      value.put(key, write.path("value").asLong());
+      value.put(key, write.value());
       accepted.merge(key, 1L, Long::sum);
     }
-    Map<String, JsonNode> finals = new HashMap<>();
-    logs.applied("FINAL").forEach(f -> finals.put(f.path("key").asText(), f));
+    Map<String, ResourceEntry> finals = new HashMap<>();
+    logs.applied("FINAL").forEach(f -> finals.put(f.key(), f));
     for (Map.Entry<String, Long> counted : accepted.entrySet()) {
-      JsonNode last = finals.get(counted.getKey());
+      ResourceEntry last = finals.get(counted.getKey());
       if (last == null) {
         findings.violation("P4", "no final state of key " + counted.getKey() + " was logged");
-      } else if (last.path("accepted").asLong() != counted.getValue()
-          || last.path("value").asLong() != counted.getValue()) {
+      } else if (last.accepted() != counted.getValue() || last.value() != counted.getValue()) {
         findings.violation(
             "P4",
             "key "
                 + counted.getKey()
                 + " ended at value "
-                + last.path("value").asLong()
+                + last.value()
                 + " with "
-                + last.path("accepted").asLong()
+                + last.accepted()
                 + " accepted writes counted by the resource, "
                 + counted.getValue()
                 + " in its log");

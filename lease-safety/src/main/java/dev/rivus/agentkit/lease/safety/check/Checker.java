@@ -47,7 +47,7 @@ public final class Checker {
     KeyBlocking.check(logs, findings);
     LossDelay.measure(logs, findings);
     StoreLoss.measure(logs, findings);
-    long accepted = logs.applied("WRITE").stream().filter(w -> w.path("ok").asBoolean()).count();
+    long accepted = logs.applied("WRITE").stream().filter(ResourceEntry::ok).count();
     String shortfall = "";
     if (logs.acquisitions.size() < thresholds.acquisitions()) {
       shortfall += " acquisitions " + logs.acquisitions.size() + " < " + thresholds.acquisitions();

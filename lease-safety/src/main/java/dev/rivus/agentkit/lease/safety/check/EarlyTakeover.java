@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -107,11 +106,11 @@ final class EarlyTakeover {
   private static Map<String, List<Long>> savedWrites(Logs logs) {
     Map<String, Long> pending = new HashMap<>();
     Map<String, List<Long>> saved = new HashMap<>();
-    for (JsonNode e : logs.workers) {
-      String lease = Logs.lease(e.path("w").asText(), e);
-      switch (e.path("ev").asText()) {
+    for (WorkerEntry e : logs.workers) {
+      String lease = e.lease();
+      switch (e.event()) {
         case "renew_start":
-          pending.put(lease, e.path("t").asLong());
+          pending.put(lease, e.nanos());
           break;
         case "renew_ok":
           Long start = pending.remove(lease);
@@ -128,8 +127,8 @@ final class EarlyTakeover {
 
   private static Map<String, Long> firstEvent(Logs logs, String event) {
     Map<String, Long> first = new HashMap<>();
-    for (JsonNode e : logs.workerEvents(event)) {
-      first.putIfAbsent(Logs.lease(e.path("w").asText(), e), e.path("t").asLong());
+    for (WorkerEntry e : logs.workerEvents(event)) {
+      first.putIfAbsent(e.lease(), e.nanos());
     }
     return first;
   }
@@ -137,8 +136,8 @@ final class EarlyTakeover {
   /** Per worker, when its monotonic ticker was first jumped. */
   private static Map<String, Long> monotonicJumps(Logs logs) {
     Map<String, Long> jumps = new HashMap<>();
-    for (JsonNode e : logs.faults("mono")) {
-      jumps.merge(e.path("w").asText(), e.path("t").asLong(), Math::min);
+    for (DriverEntry e : logs.faults("mono")) {
+      jumps.merge(e.worker(), e.nanos(), Math::min);
     }
     return jumps;
   }

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -38,20 +37,19 @@ final class Exclusion {
   static void check(Logs logs, Findings findings) {
     Map<String, Map<String, Long>> open = new HashMap<>();
     Set<String> keyLockLost = new HashSet<>();
-    for (JsonNode lost : logs.workerEvents("fenced_lost")) {
-      if (lost.path("reason").asText().equals("KEY_LOCK_LOST")) {
-        keyLockLost.add(lost.path("w").asText() + "/" + lost.path("token").asLong());
+    for (WorkerEntry lost : logs.workerEvents("fenced_lost")) {
+      if (lost.reason().equals("KEY_LOCK_LOST")) {
+        keyLockLost.add(lost.worker() + "/" + lost.token());
       }
     }
-    for (JsonNode e : logs.resource) {
-      if (e.path("late").asBoolean()) {
+    for (ResourceEntry e : logs.resource) {
+      if (e.late()) {
         continue;
       }
-      String worker = e.path("w").asText();
-      switch (e.path("op").asText()) {
+      String worker = e.worker();
+      switch (e.op()) {
         case "ENTER":
-          Map<String, Long> inside =
-              open.computeIfAbsent(e.path("key").asText(), k -> new HashMap<>());
+          Map<String, Long> inside = open.computeIfAbsent(e.key(), k -> new HashMap<>());
           inside.forEach(
               (other, token) -> {
                 // A lease run's section is judged by P7 (LeaseRunOverlap): its killed tree says no
@@ -60,24 +58,17 @@ final class Exclusion {
                   findings.report(
                       "P3",
                       keyLockLost.contains(other + "/" + token)
-                          || logs.sessionsEndedWhileHeld(
-                              other, e.path("key").asText(), token, e.path("t").asLong())
-                          || logs.networkCutWhileHeld(
-                              other, e.path("key").asText(), token, e.path("t").asLong())
-                          || logs.keyLockRemovedBetween(
-                              other,
-                              token,
-                              worker,
-                              e.path("token").asLong(),
-                              e.path("key").asText()),
+                          || logs.sessionsEndedWhileHeld(other, e.key(), token, e.nanos())
+                          || logs.networkCutWhileHeld(other, e.key(), token, e.nanos())
+                          || logs.keyLockRemovedBetween(other, token, worker, e.token(), e.key()),
                       "seq "
-                          + e.path("seq").asLong()
+                          + e.seq()
                           + ": "
                           + worker
                           + " (token "
-                          + e.path("token").asLong()
+                          + e.token()
                           + ") entered key "
-                          + e.path("key").asText()
+                          + e.key()
                           + " while "
                           + other
                           + " (token "
@@ -85,10 +76,10 @@ final class Exclusion {
                           + ") was inside");
                 }
               });
-          inside.put(worker, e.path("token").asLong());
+          inside.put(worker, e.token());
           break;
         case "EXIT":
-          open.getOrDefault(e.path("key").asText(), new HashMap<>()).remove(worker);
+          open.getOrDefault(e.key(), new HashMap<>()).remove(worker);
           break;
         case "DEAD":
           open.values().forEach(inside1 -> inside1.remove(worker));

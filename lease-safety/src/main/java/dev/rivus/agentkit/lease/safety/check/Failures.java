@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,35 +23,34 @@ final class Failures {
     counts.put("workers that would not stop", logs.faults("exit_hang").size());
     findings.tally("failures", counts);
     findings.figure("failures", counts);
-    for (JsonNode raw : logs.workerEvents("raw")) {
+    for (WorkerEntry raw : logs.workerEvents("raw")) {
       findings.violation(
           "P5",
-          raw.path("w").asText()
+          raw.worker()
               + " "
-              + raw.path("call").asText()
+              + raw.call()
               + " on "
-              + raw.path("key").asText()
+              + raw.key()
               + " threw "
-              + raw.path("error").asText()
+              + raw.error()
               + ": "
-              + raw.path("message").asText());
+              + raw.message());
     }
-    for (JsonNode hang : logs.workerEvents("hang")) {
+    for (WorkerEntry hang : logs.workerEvents("hang")) {
       findings.violation(
           "P5",
-          hang.path("w").asText()
+          hang.worker()
               + " "
-              + hang.path("call").asText()
+              + hang.call()
               + " on "
-              + hang.path("key").asText()
+              + hang.key()
               + " did not end within "
-              + hang.path("deadlineMs").asLong()
+              + hang.deadlineMs()
               + " ms (threads dumped in its log)");
     }
     for (String kind : new String[] {"crash", "exit_hang"}) {
-      for (JsonNode fault : logs.faults(kind)) {
-        findings.violation(
-            "P5", fault.path("w").asText() + ": " + kind + " " + fault.path("detail").asText());
+      for (DriverEntry fault : logs.faults(kind)) {
+        findings.violation("P5", fault.worker() + ": " + kind + " " + fault.detail());
       }
     }
   }

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,10 +18,10 @@ final class Fencing {
   static void check(Logs logs, Findings findings) {
     Map<String, Long> highestAccepted = new HashMap<>();
     long rejected = 0;
-    for (JsonNode write : logs.applied("WRITE")) {
-      String key = write.path("key").asText();
-      long token = write.path("token").asLong();
-      if (!write.path("ok").asBoolean()) {
+    for (ResourceEntry write : logs.applied("WRITE")) {
+      String key = write.key();
+      long token = write.token();
+      if (!write.ok()) {
         rejected++;
         continue;
       }
@@ -31,11 +30,11 @@ final class Fencing {
         findings.violation(
             "P2",
             "seq "
-                + write.path("seq").asLong()
+                + write.seq()
                 + ": key "
                 + key
                 + " accepted a write of "
-                + write.path("w").asText()
+                + write.worker()
                 + " with token "
                 + token
                 + " after token "

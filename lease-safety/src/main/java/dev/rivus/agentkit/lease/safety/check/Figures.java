@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rivus.agentkit.lease.safety.faults.StorageFaults;
 import dev.rivus.agentkit.lease.safety.workers.LeaseRunSlot;
 import java.util.Map;
@@ -18,25 +17,22 @@ final class Figures {
   static void count(Logs logs, Findings findings) {
     Map<String, Integer> operations = new TreeMap<>();
     Map<String, Integer> ways = new TreeMap<>();
-    for (JsonNode e : logs.workers) {
-      String event = e.path("ev").asText();
+    for (WorkerEntry e : logs.workers) {
+      String event = e.event();
       switch (event) {
         case "acquire_failed":
         case "fenced_failed":
-          operations.merge(event + "(" + e.path("error").asText() + ")", 1, Integer::sum);
+          operations.merge(event + "(" + e.error() + ")", 1, Integer::sum);
           break;
         case "fenced_lost":
         case "lost":
-          operations.merge(event + "(" + e.path("reason").asText() + ")", 1, Integer::sum);
+          operations.merge(event + "(" + e.reason() + ")", 1, Integer::sum);
           break;
         case "write":
-          operations.merge(
-              e.path("accepted").asBoolean() ? "write_accepted" : "write_rejected",
-              1,
-              Integer::sum);
+          operations.merge(e.accepted() ? "write_accepted" : "write_rejected", 1, Integer::sum);
           break;
         case "acquired":
-          ways.merge(e.path("how").asText(), 1, Integer::sum);
+          ways.merge(e.how(), 1, Integer::sum);
           break;
         case "acquire_ok":
         case "acquire_held":
@@ -53,9 +49,9 @@ final class Figures {
       }
     }
     Map<String, Integer> faults = new TreeMap<>();
-    for (JsonNode e : logs.driver) {
-      if (e.has("fault") && !e.path("fault").asText().matches("cont|spawn|heal")) {
-        faults.merge(e.path("fault").asText(), 1, Integer::sum);
+    for (DriverEntry e : logs.driver) {
+      if (e.isFault() && !e.fault().matches("cont|spawn|heal")) {
+        faults.merge(e.fault(), 1, Integer::sum);
       }
     }
     findings.tally("operations", operations);
@@ -68,8 +64,8 @@ final class Figures {
   /** The faults the harness injected (not crashes, respawns or resumes). */
   static int injectedFaults(Logs logs) {
     int count = 0;
-    for (JsonNode e : logs.driver) {
-      String kind = e.path("fault").asText();
+    for (DriverEntry e : logs.driver) {
+      String kind = e.fault();
       if (kind.equals("kill")
           || kind.equals("stop")
           || kind.equals("wall")

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rivus.agentkit.lease.safety.driver.PhaseRunner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,9 +47,9 @@ final class KeyBlocking {
     List<Long> waits = new ArrayList<>();
     int notEntered = 0;
     for (String kind : SILENCING) {
-      for (JsonNode fault : logs.faults(kind)) {
-        long at = fault.path("t").asLong();
-        String worker = fault.path("w").asText();
+      for (DriverEntry fault : logs.faults(kind)) {
+        long at = fault.nanos();
+        String worker = fault.worker();
         for (Acquisition held : logs.acquisitions) {
           String lease = held.worker() + "/" + held.key() + "/" + held.token();
           if (!held.worker().equals(worker)
@@ -133,21 +132,21 @@ final class KeyBlocking {
 
   /** When {@code a}'s worker entered the key's fenced section with its token, or -1. */
   private static long entry(Logs logs, Acquisition a) {
-    for (JsonNode e : logs.resource) {
-      if (e.path("op").asText().equals("ENTER")
-          && e.path("w").asText().equals(a.worker())
-          && e.path("key").asText().equals(a.key())
-          && e.path("token").asLong() == a.token()) {
-        return e.path("t").asLong();
+    for (ResourceEntry e : logs.resource) {
+      if (e.op().equals("ENTER")
+          && e.worker().equals(a.worker())
+          && e.key().equals(a.key())
+          && e.token() == a.token()) {
+        return e.nanos();
       }
     }
     return -1;
   }
 
   private static boolean faultOn(Logs logs, String worker, long from, long to) {
-    for (JsonNode fault : logs.driver) {
-      long t = fault.path("t").asLong();
-      if (fault.has("fault") && fault.path("w").asText().equals(worker) && t >= from && t <= to) {
+    for (DriverEntry fault : logs.driver) {
+      long t = fault.nanos();
+      if (fault.isFault() && fault.worker().equals(worker) && t >= from && t <= to) {
         return true;
       }
     }

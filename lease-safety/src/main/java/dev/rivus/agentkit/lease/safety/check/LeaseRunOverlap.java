@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -45,21 +44,20 @@ final class LeaseRunOverlap {
     // the successor may enter while its command has its grace to stop; only the token protects
     // the resource then, as for a library holder (Exclusion).
     Set<String> keyLockLost = new HashSet<>();
-    for (JsonNode lost : logs.workerEvents("lost")) {
-      if (isLeaseRun(lost.path("w").asText())
-          && lost.path("reason").asText().equals("KEY_LOCK_LOST")) {
-        keyLockLost.add(lost.path("w").asText());
+    for (WorkerEntry lost : logs.workerEvents("lost")) {
+      if (isLeaseRun(lost.worker()) && lost.reason().equals("KEY_LOCK_LOST")) {
+        keyLockLost.add(lost.worker());
       }
     }
     // Per key and lease run worker: the ENTER of the first other worker on that key after the lease
     // run's own first ENTER (its successor, judged by order, not by tokens: a store lost on purpose
     // may start tokens lower).
-    Map<String, JsonNode> successor = new HashMap<>();
+    Map<String, ResourceEntry> successor = new HashMap<>();
     Map<String, Set<String>> entered = new HashMap<>();
-    for (JsonNode e : logs.resource) {
-      String key = e.path("key").asText();
-      String worker = e.path("w").asText();
-      if (e.path("op").asText().equals("ENTER")) {
+    for (ResourceEntry e : logs.resource) {
+      String key = e.key();
+      String worker = e.worker();
+      if (e.op().equals("ENTER")) {
         Set<String> before = entered.computeIfAbsent(key, k -> new HashSet<>());
         for (String runner : before) {
           if (!runner.equals(worker)) {
@@ -70,47 +68,40 @@ final class LeaseRunOverlap {
           before.add(worker);
         }
       }
-      JsonNode next = successor.get(worker + "/" + key);
+      ResourceEntry next = successor.get(worker + "/" + key);
       if (isLeaseRun(worker) && next != null) {
         findings.report(
             "P7",
             keyLockLost.contains(worker)
-                || logs.sessionsEndedWhileHeld(
-                    worker, key, e.path("token").asLong(), next.path("t").asLong())
-                || logs.networkCutWhileHeld(
-                    worker, key, e.path("token").asLong(), next.path("t").asLong())
-                || logs.keyLockRemovedBetween(
-                    worker,
-                    e.path("token").asLong(),
-                    next.path("w").asText(),
-                    next.path("token").asLong(),
-                    key),
+                || logs.sessionsEndedWhileHeld(worker, key, e.token(), next.nanos())
+                || logs.networkCutWhileHeld(worker, key, e.token(), next.nanos())
+                || logs.keyLockRemovedBetween(worker, e.token(), next.worker(), next.token(), key),
             "seq "
-                + e.path("seq").asLong()
+                + e.seq()
                 + ": "
                 + worker
                 + " (token "
-                + e.path("token").asLong()
+                + e.token()
                 + ") said "
-                + e.path("op").asText()
+                + e.op()
                 + " on key "
                 + key
                 + " after its successor "
-                + next.path("w").asText()
+                + next.worker()
                 + " (token "
-                + next.path("token").asLong()
+                + next.token()
                 + ") entered at seq "
-                + next.path("seq").asLong());
+                + next.seq());
       }
     }
-    for (JsonNode survivor : logs.workerEvents("survivor")) {
+    for (WorkerEntry survivor : logs.workerEvents("survivor")) {
       findings.violation(
           "P7",
-          survivor.path("w").asText()
+          survivor.worker()
               + ": processes "
-              + survivor.path("pids").asText()
+              + survivor.pids()
               + " of its tree still ran "
-              + survivor.path("ms").asLong()
+              + survivor.ms()
               + " ms after its lease process was killed");
     }
   }

@@ -7,7 +7,6 @@ package dev.rivus.agentkit.lease.safety.check;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rivus.agentkit.lease.safety.JsonLines;
 import dev.rivus.agentkit.lease.safety.driver.PhaseRunner;
-import dev.rivus.agentkit.lease.safety.faults.LostStore;
 import dev.rivus.agentkit.lease.safety.faults.StorageFaults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,17 +21,18 @@ import java.util.stream.Stream;
 
 /**
  * The logs of one phase, read and indexed for the checker: the resource's (in its order), every
- * worker's, and the driver's faults. Immutable once built.
+ * worker's, and the driver's faults, each line parsed once into a typed entry ({@link
+ * ResourceEntry}, {@link WorkerEntry}, {@link DriverEntry}). Immutable once built.
  */
 final class Logs {
 
-  final List<JsonNode> resource;
-  final List<JsonNode> workers;
-  final List<JsonNode> driver;
+  final List<ResourceEntry> resource;
+  final List<WorkerEntry> workers;
+  final List<DriverEntry> driver;
   final List<Acquisition> acquisitions = new ArrayList<>();
   final Map<String, Long> ttlMillis = new HashMap<>();
 
-  Logs(List<JsonNode> resource, List<JsonNode> workers, List<JsonNode> driver) {
+  Logs(List<ResourceEntry> resource, List<WorkerEntry> workers, List<DriverEntry> driver) {
     this.resource = resource;
     this.workers = workers;
     this.driver = driver;
@@ -50,10 +50,18 @@ final class Logs {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + phaseDirectory, e);
     }
-    return new Logs(
+    return parse(
         readIfThere(phaseDirectory.resolve("resource.jsonl")),
         workers,
         readIfThere(phaseDirectory.resolve("driver.jsonl")));
+  }
+
+  /** Parses the lines of the resource's log, of the workers' and of the driver's. */
+  static Logs parse(List<JsonNode> resource, List<JsonNode> workers, List<JsonNode> driver) {
+    return new Logs(
+        resource.stream().map(ResourceEntry::of).toList(),
+        workers.stream().map(WorkerEntry::of).toList(),
+        driver.stream().map(DriverEntry::of).toList());
   }
 
   private static List<JsonNode> readIfThere(Path file) {
@@ -61,30 +69,28 @@ final class Logs {
   }
 
   /** Worker events named {@code event}, in log order. */
-  List<JsonNode> workerEvents(String event) {
-    return workers.stream().filter(e -> e.path("ev").asText().equals(event)).toList();
+  List<WorkerEntry> workerEvents(String event) {
+    return workers.stream().filter(e -> e.event().equals(event)).toList();
   }
 
   /** Driver events of fault kind {@code kind}, in log order. */
-  List<JsonNode> faults(String kind) {
-    return driver.stream().filter(e -> e.path("fault").asText().equals(kind)).toList();
+  List<DriverEntry> faults(String kind) {
+    return driver.stream().filter(e -> e.fault().equals(kind)).toList();
   }
 
   /** Resource events of operation {@code op} that changed something (late ones left out). */
-  List<JsonNode> applied(String op) {
-    return resource.stream()
-        .filter(e -> e.path("op").asText().equals(op) && !e.path("late").asBoolean())
-        .toList();
+  List<ResourceEntry> applied(String op) {
+    return resource.stream().filter(e -> e.op().equals(op) && !e.late()).toList();
   }
 
   /** The moment the driver killed {@code worker}, or {@code Long.MAX_VALUE}. */
   long deathOf(String worker) {
     long death = Long.MAX_VALUE;
-    for (JsonNode fault : driver) {
-      String kind = fault.path("fault").asText();
+    for (DriverEntry fault : driver) {
+      String kind = fault.fault();
       if ((kind.equals("kill") || kind.equals("crash") || kind.equals("run_kill"))
-          && fault.path("w").asText().equals(worker)) {
-        death = Math.min(death, fault.path("t").asLong());
+          && fault.worker().equals(worker)) {
+        death = Math.min(death, fault.nanos());
       }
     }
     return death;
@@ -96,14 +102,12 @@ final class Logs {
    */
   List<long[]> storeLosses() {
     List<long[]> losses = new ArrayList<>();
-    for (JsonNode e : driver) {
-      if (StorageFaults.STORE_LOSSES.contains(e.path("fault").asText())) {
-        losses.add(new long[] {e.path("t").asLong(), e.path("t").asLong()});
-      } else if (!losses.isEmpty()
-          && (e.path("note").asText().equals("repair")
-              || e.path("note").asText().equals("restart"))) {
+    for (DriverEntry e : driver) {
+      if (StorageFaults.STORE_LOSSES.contains(e.fault())) {
+        losses.add(new long[] {e.nanos(), e.nanos()});
+      } else if (!losses.isEmpty() && (e.note().equals("repair") || e.note().equals("restart"))) {
         long[] last = losses.get(losses.size() - 1);
-        last[1] = Math.max(last[1], e.path("t").asLong());
+        last[1] = Math.max(last[1], e.nanos());
       }
     }
     return losses;
@@ -129,11 +133,11 @@ final class Logs {
       String holder, long token, String successor, long successorToken, String key) {
     long before = grantedAt(holder, key, token);
     long after = grantedAt(successor, key, successorToken);
-    for (JsonNode e : driver) {
-      if (StorageFaults.STORE_LOSSES.contains(e.path("fault").asText())
-          && e.path(LostStore.KEY_LOCK).asText().equals("removed")
-          && before < e.path("t").asLong()
-          && after > e.path("t").asLong()) {
+    for (DriverEntry e : driver) {
+      if (StorageFaults.STORE_LOSSES.contains(e.fault())
+          && e.keyLock().equals("removed")
+          && before < e.nanos()
+          && after > e.nanos()) {
         return true;
       }
     }
@@ -148,16 +152,16 @@ final class Logs {
    */
   boolean sessionsEndedWhileHeld(String worker, String key, long token, long untilNanos) {
     long granted = grantedAt(worker, key, token);
-    for (JsonNode e : driver) {
-      String fault = e.path("fault").asText();
+    for (DriverEntry e : driver) {
+      String fault = e.fault();
       // A db_kill that failed (an error) or found no session of the worker ended nothing.
       boolean ended =
           fault.equals("db_restart")
               || (fault.equals("db_kill")
-                  && e.path("w").asText().equals(worker)
-                  && !e.has("error")
-                  && e.path("sessions").size() > 0);
-      long t = e.path("t").asLong();
+                  && e.worker().equals(worker)
+                  && !e.hasError()
+                  && e.sessions() > 0);
+      long t = e.nanos();
       if (ended && t >= granted && t <= untilNanos) {
         return true;
       }
@@ -187,10 +191,10 @@ final class Logs {
     long silenceBound =
         ttl + PhaseRunner.GRACE.toNanos() + KeyBlocking.SERVER_MARGIN.toNanos() - ttl / 4;
     long cutAt = -1;
-    for (JsonNode e : driver) {
-      String fault = e.path("fault").asText();
-      long t = e.path("t").asLong();
-      if (!e.path("w").asText().equals(worker) || t > untilNanos || t < granted) {
+    for (DriverEntry e : driver) {
+      String fault = e.fault();
+      long t = e.nanos();
+      if (!e.worker().equals(worker) || t > untilNanos || t < granted) {
         continue;
       }
       boolean silencing =
@@ -227,36 +231,32 @@ final class Logs {
     // The library tells its listener of an acquisition on its own thread: that line may come after
     // the worker's acquire_ok, so every way is read first.
     Map<String, String> how = new HashMap<>();
-    for (JsonNode e : workerEvents("acquired")) {
-      how.put(lease(e.path("w").asText(), e), e.path("how").asText());
+    for (WorkerEntry e : workerEvents("acquired")) {
+      how.put(e.lease(), e.how());
     }
-    for (JsonNode e : workers) {
-      String worker = e.path("w").asText();
-      switch (e.path("ev").asText()) {
+    for (WorkerEntry e : workers) {
+      String worker = e.worker();
+      switch (e.event()) {
         case "start":
-          ttlMillis.put(worker, e.path("ttlMs").asLong());
+          ttlMillis.put(worker, e.ttlMs());
           break;
         case "acquire_start":
-          pendingStart.put(worker, e.path("t").asLong());
+          pendingStart.put(worker, e.nanos());
           break;
         case "acquire_ok":
-          long ok = e.path("t").asLong();
+          long ok = e.nanos();
           acquisitions.add(
               new Acquisition(
                   worker,
-                  e.path("key").asText(),
-                  e.path("token").asLong(),
+                  e.key(),
+                  e.token(),
                   pendingStart.getOrDefault(worker, ok),
                   ok,
-                  how.get(lease(worker, e))));
+                  how.get(e.lease())));
           break;
         default:
           break;
       }
     }
-  }
-
-  static String lease(String worker, JsonNode e) {
-    return worker + "/" + e.path("key").asText() + "/" + e.path("token").asLong();
   }
 }

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,17 +20,17 @@ final class LossDelay {
 
   static void measure(Logs logs, Findings findings) {
     Map<String, Long> lostAt = new HashMap<>();
-    for (JsonNode e : logs.workerEvents("lost")) {
-      if (!e.path("reason").asText().equals("RELEASED")) {
-        lostAt.putIfAbsent(Logs.lease(e.path("w").asText(), e), e.path("t").asLong());
+    for (WorkerEntry e : logs.workerEvents("lost")) {
+      if (!e.reason().equals("RELEASED")) {
+        lostAt.putIfAbsent(e.lease(), e.nanos());
       }
     }
     List<Long> delays = new ArrayList<>();
-    for (JsonNode e : logs.workerEvents("fenced_lost")) {
-      Long lost = lostAt.get(Logs.lease(e.path("w").asText(), e));
+    for (WorkerEntry e : logs.workerEvents("fenced_lost")) {
+      Long lost = lostAt.get(e.lease());
       if (lost != null) {
         // The loss signal is logged by a callback that may run after the work saw the interrupt.
-        delays.add(Math.max(0, e.path("t").asLong() - lost));
+        delays.add(Math.max(0, e.nanos() - lost));
       }
     }
     findings.latencies("loss to fenced work interrupted", new Latencies(delays, 0));

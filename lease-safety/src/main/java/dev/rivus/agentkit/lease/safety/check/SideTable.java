@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rivus.agentkit.lease.safety.store.SideTransactions;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,7 +32,7 @@ final class SideTable {
 
   /** Whether the phase ran fenced transactions on a database. */
   static boolean ran(Logs logs) {
-    return logs.driver.stream().anyMatch(e -> e.path("db").asText().equals("side"));
+    return logs.driver.stream().anyMatch(e -> e.db().equals("side"));
   }
 
   /** The fenced transactions that reported commit. */
@@ -45,15 +44,15 @@ final class SideTable {
     if (!ran(logs)) {
       return;
     }
-    Map<String, JsonNode> inDatabase = new HashMap<>();
+    Map<String, DriverEntry> inDatabase = new HashMap<>();
     Map<String, Long> counters = new TreeMap<>();
-    for (JsonNode e : logs.driver) {
-      switch (e.path("db").asText()) {
+    for (DriverEntry e : logs.driver) {
+      switch (e.db()) {
         case "sidelog":
-          inDatabase.put(e.path("tx").asText(), e);
+          inDatabase.put(e.tx(), e);
           break;
         case "side":
-          counters.put(e.path("key").asText(), e.path("n").asLong());
+          counters.put(e.key(), e.n());
           break;
         default:
           break;
@@ -63,14 +62,14 @@ final class SideTable {
     checkReports(inDatabase, outcome, findings);
     checkChains(inDatabase, counters, outcome, findings);
     Map<String, Integer> figures = new TreeMap<>();
-    for (JsonNode e : logs.workers) {
-      String event = e.path("ev").asText();
+    for (WorkerEntry e : logs.workers) {
+      String event = e.event();
       if (event.equals("tx_commit")) {
         figures.merge("committed", 1, Integer::sum);
       } else if (event.equals("tx_refused")) {
-        figures.merge("refused(" + e.path("reason").asText() + ")", 1, Integer::sum);
+        figures.merge("refused(" + e.reason() + ")", 1, Integer::sum);
       } else if (event.equals("tx_failed")) {
-        figures.merge("failed(" + e.path("state").asText() + ")", 1, Integer::sum);
+        figures.merge("failed(" + e.state() + ")", 1, Integer::sum);
       }
     }
     long unknown =
@@ -84,17 +83,17 @@ final class SideTable {
   /** Per transaction id, its last reported event ({@code tx_start} if nothing followed). */
   private static Map<String, String> outcomes(Logs logs) {
     Map<String, String> outcome = new HashMap<>();
-    for (JsonNode e : logs.workers) {
-      String event = e.path("ev").asText();
+    for (WorkerEntry e : logs.workers) {
+      String event = e.event();
       if (event.startsWith("tx_")) {
-        outcome.put(e.path("tx").asText(), event);
+        outcome.put(e.tx(), event);
       }
     }
     return outcome;
   }
 
   private static void checkReports(
-      Map<String, JsonNode> inDatabase, Map<String, String> outcome, Findings findings) {
+      Map<String, DriverEntry> inDatabase, Map<String, String> outcome, Findings findings) {
     outcome.forEach(
         (tx, event) -> {
           if (event.equals("tx_commit") && !inDatabase.containsKey(tx)) {
@@ -106,7 +105,7 @@ final class SideTable {
                 "fenced transaction "
                     + tx
                     + " was refused (LeaseLost), but the database committed it (value "
-                    + inDatabase.get(tx).path("value").asLong()
+                    + inDatabase.get(tx).value()
                     + ")");
           }
         });
@@ -119,65 +118,59 @@ final class SideTable {
   }
 
   private static void checkChains(
-      Map<String, JsonNode> inDatabase,
+      Map<String, DriverEntry> inDatabase,
       Map<String, Long> counters,
       Map<String, String> outcome,
       Findings findings) {
-    Map<String, List<JsonNode>> byKey = new TreeMap<>();
-    inDatabase
-        .values()
-        .forEach(e -> byKey.computeIfAbsent(e.path("key").asText(), k -> new ArrayList<>()).add(e));
+    Map<String, List<DriverEntry>> byKey = new TreeMap<>();
+    inDatabase.values().forEach(e -> byKey.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e));
     Set<String> keys = new HashSet<>(counters.keySet());
     keys.addAll(byKey.keySet());
     for (String key : keys) {
-      List<JsonNode> rows = byKey.getOrDefault(key, List.of());
-      List<JsonNode> ordered = new ArrayList<>(rows);
-      ordered.sort(
-          Comparator.<JsonNode>comparingLong(e -> e.path("value").asLong())
-              .thenComparing(e -> e.path("tx").asText()));
+      List<DriverEntry> rows = byKey.getOrDefault(key, List.of());
+      List<DriverEntry> ordered = new ArrayList<>(rows);
+      ordered.sort(Comparator.comparingLong(DriverEntry::value).thenComparing(DriverEntry::tx));
       for (int i = 0; i < ordered.size(); i++) {
-        JsonNode row = ordered.get(i);
-        long value = row.path("value").asLong();
-        if (i > 0 && ordered.get(i - 1).path("value").asLong() == value) {
+        DriverEntry row = ordered.get(i);
+        long value = row.value();
+        if (i > 0 && ordered.get(i - 1).value() == value) {
           findings.violation(
               "P3",
               "key "
                   + key
                   + ": fenced transactions "
-                  + ordered.get(i - 1).path("tx").asText()
+                  + ordered.get(i - 1).tx()
                   + " (token "
-                  + ordered.get(i - 1).path("token").asLong()
+                  + ordered.get(i - 1).token()
                   + ") and "
-                  + row.path("tx").asText()
+                  + row.tx()
                   + " (token "
-                  + row.path("token").asLong()
+                  + row.token()
                   + ") both committed value "
                   + value
                   + ": they overlapped, and an update was lost");
-        } else if (i > 0
-            && ordered.get(i - 1).path("token").asLong() > row.path("token").asLong()) {
+        } else if (i > 0 && ordered.get(i - 1).token() > row.token()) {
           findings.violation(
               "P3",
               "key "
                   + key
                   + ": fenced transaction "
-                  + row.path("tx").asText()
+                  + row.tx()
                   + " (token "
-                  + row.path("token").asLong()
+                  + row.token()
                   + ") committed value "
                   + value
                   + " after "
-                  + ordered.get(i - 1).path("tx").asText()
+                  + ordered.get(i - 1).tx()
                   + " (token "
-                  + ordered.get(i - 1).path("token").asLong()
+                  + ordered.get(i - 1).token()
                   + ") committed "
-                  + ordered.get(i - 1).path("value").asLong()
+                  + ordered.get(i - 1).value()
                   + ": a stale holder committed after its successor");
         }
       }
       long counter = counters.getOrDefault(key, 0L);
-      long reported =
-          rows.stream().filter(e -> "tx_commit".equals(outcome.get(e.path("tx").asText()))).count();
+      long reported = rows.stream().filter(e -> "tx_commit".equals(outcome.get(e.tx()))).count();
       long unknown = rows.size() - reported;
       if (counter != rows.size()) {
         findings.violation(

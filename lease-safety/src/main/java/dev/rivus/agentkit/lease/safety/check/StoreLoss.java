@@ -4,9 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rivus.agentkit.lease.safety.driver.PhaseRunner;
-import dev.rivus.agentkit.lease.safety.faults.LostStore;
 import dev.rivus.agentkit.lease.safety.faults.StorageFaults;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,10 +35,9 @@ final class StoreLoss {
    */
   private static String oldHolders(Logs logs) {
     List<Long> removals = new ArrayList<>();
-    for (JsonNode e : logs.driver) {
-      if (StorageFaults.STORE_LOSSES.contains(e.path("fault").asText())
-          && e.path(LostStore.KEY_LOCK).asText().equals("removed")) {
-        removals.add(e.path("t").asLong());
+    for (DriverEntry e : logs.driver) {
+      if (StorageFaults.STORE_LOSSES.contains(e.fault()) && e.keyLock().equals("removed")) {
+        removals.add(e.nanos());
       }
     }
     int sections = 0;
@@ -52,12 +49,12 @@ final class StoreLoss {
       // entered the key beside after it.
       Set<String> old = new HashSet<>();
       Set<String> overtaken = new HashSet<>();
-      for (JsonNode e : logs.resource) {
-        String key = e.path("key").asText();
-        String worker = e.path("w").asText();
+      for (ResourceEntry e : logs.resource) {
+        String key = e.key();
+        String worker = e.worker();
         String section = key + "/" + worker;
-        long t = e.path("t").asLong();
-        switch (e.path("op").asText()) {
+        long t = e.nanos();
+        switch (e.op()) {
           case "ENTER":
             if (t < removal) {
               old.add(section);
@@ -71,7 +68,7 @@ final class StoreLoss {
             break;
           case "WRITE":
             if (t > removal && overtaken.contains(section)) {
-              if (e.path("ok").asBoolean()) {
+              if (e.ok()) {
                 accepted++;
               } else {
                 refused++;
@@ -113,13 +110,13 @@ final class StoreLoss {
     if (losses.isEmpty()) {
       return;
     }
-    if (logs.driver.stream().anyMatch(e -> e.path(LostStore.KEY_LOCK).asText().equals("removed"))) {
+    if (logs.driver.stream().anyMatch(e -> e.keyLock().equals("removed"))) {
       findings.figure("store lost on purpose, old holders", oldHolders(logs));
     }
     Map<String, Integer> lost = new TreeMap<>();
-    for (JsonNode e : logs.workerEvents("lost")) {
-      long t = e.path("t").asLong();
-      String reason = e.path("reason").asText();
+    for (WorkerEntry e : logs.workerEvents("lost")) {
+      long t = e.nanos();
+      String reason = e.reason();
       for (long[] loss : losses) {
         if (t >= loss[0] && t <= loss[1] + AFTER_NANOS && !reason.equals("RELEASED")) {
           lost.merge(reason, 1, Integer::sum);

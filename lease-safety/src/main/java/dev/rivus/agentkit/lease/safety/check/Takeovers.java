@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.safety.check;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,9 +31,9 @@ final class Takeovers {
       }
       List<Long> latencies = new ArrayList<>();
       int notTaken = 0;
-      for (JsonNode fault : logs.faults(kind[0])) {
-        long at = fault.path("t").asLong();
-        String worker = fault.path("w").asText();
+      for (DriverEntry fault : logs.faults(kind[0])) {
+        long at = fault.nanos();
+        String worker = fault.worker();
         for (Acquisition held : logs.acquisitions) {
           String lease = held.worker() + "/" + held.key() + "/" + held.token();
           if (!held.worker().equals(worker)
@@ -68,10 +67,10 @@ final class Takeovers {
   /** When each lease stopped being held in its worker's view: release began, or it was lost. */
   static Map<String, Long> leaseEnds(Logs logs) {
     Map<String, Long> ends = new HashMap<>();
-    for (JsonNode e : logs.workers) {
-      String event = e.path("ev").asText();
+    for (WorkerEntry e : logs.workers) {
+      String event = e.event();
       if (event.equals("release_start") || event.equals("lost")) {
-        ends.merge(Logs.lease(e.path("w").asText(), e), e.path("t").asLong(), Math::min);
+        ends.merge(e.lease(), e.nanos(), Math::min);
       }
     }
     return ends;

@@ -152,7 +152,7 @@ final class History {
   }
 
   Logs logs() {
-    return new Logs(resource, workers, driver);
+    return Logs.parse(resource, workers, driver);
   }
 
   Verdict check() {

@@ -66,8 +66,8 @@ class SideTableTest {
 
   private Verdict check(Thresholds thresholds) {
     Logs base = history.logs();
-    List<JsonNode> driver = new ArrayList<>(base.driver);
-    driver.addAll(database);
+    List<DriverEntry> driver = new ArrayList<>(base.driver);
+    database.forEach(line -> driver.add(DriverEntry.of(line)));
     return Checker.check(new Logs(base.resource, base.workers, driver), thresholds, false);
   }
 
