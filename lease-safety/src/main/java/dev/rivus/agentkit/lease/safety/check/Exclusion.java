@@ -5,9 +5,7 @@
 package dev.rivus.agentkit.lease.safety.check;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * P3, one holder at a time: in the resource's order, a worker entered a key's fenced section while
@@ -18,17 +16,17 @@ import java.util.Set;
  * worker or a {@code lease run} (whose command runs under the key lock too), enters only after it
  * woke and said EXIT.
  *
- * <p>Reported apart: a successor that entered while a holder whose key lock was lost (a database
- * session ended or a server restarted under it, as the holder said, {@code KEY_LOCK_LOST}, or as
- * the driver's log shows: its sessions ended, its network cut and healed, or it was cut off or
- * stopped for as long as the server takes to end a silent key lock's session, TTL + grace + 1 s;
- * whatever the holder said of its lease) had not yet said EXIT. The databases' fence is a lock of
- * the holder's session, which can be lost; the library then ends the work as a loss, but cannot
- * stop a request already on its way, and only the token at the resource (P2) protects it then. So
- * is a successor that got its lease from a new store, after the driver deleted or swapped the store
- * with its key-lock files on purpose, while a holder of the old store was still inside: the two key
- * locks are two files then, and the old holder gives its lease up only at its next renewal round,
- * as docs/sqlite.md says ("Resetting a store").
+ * <p>Reported apart ({@link Logs#keyLockMayHaveEnded}): a successor that entered while a holder
+ * whose key lock was lost (a database session ended or a server restarted under it, as the holder
+ * said, {@code KEY_LOCK_LOST}, or as the driver's log shows: its sessions ended, its network cut
+ * and healed, or it was cut off or stopped for as long as the server takes to end a silent key
+ * lock's session, TTL + grace + 1 s; whatever the holder said of its lease) had not yet said EXIT.
+ * The databases' fence is a lock of the holder's session, which can be lost; the library then ends
+ * the work as a loss, but cannot stop a request already on its way, and only the token at the
+ * resource (P2) protects it then. So is a successor that got its lease from a new store, after the
+ * driver deleted or swapped the store with its key-lock files on purpose, while a holder of the old
+ * store was still inside: the two key locks are two files then, and the old holder gives its lease
+ * up only at its next renewal round, as docs/sqlite.md says ("Resetting a store").
  */
 final class Exclusion {
 
@@ -36,12 +34,6 @@ final class Exclusion {
 
   static void check(Logs logs, Findings findings) {
     Map<String, Map<String, Long>> open = new HashMap<>();
-    Set<String> keyLockLost = new HashSet<>();
-    for (WorkerEntry lost : logs.workerEvents("fenced_lost")) {
-      if (lost.reason().equals("KEY_LOCK_LOST")) {
-        keyLockLost.add(lost.worker() + "/" + lost.token());
-      }
-    }
     for (ResourceEntry e : logs.resource) {
       if (e.late()) {
         continue;
@@ -57,10 +49,7 @@ final class Exclusion {
                 if (!other.equals(worker) && !LeaseRunOverlap.isLeaseRun(other)) {
                   findings.report(
                       "P3",
-                      keyLockLost.contains(other + "/" + token)
-                          || logs.sessionsEndedWhileHeld(other, e.key(), token, e.nanos())
-                          || logs.networkCutWhileHeld(other, e.key(), token, e.nanos())
-                          || logs.keyLockRemovedBetween(other, token, worker, e.token(), e.key()),
+                      logs.keyLockMayHaveEnded(other, e.key(), token, worker, e.token(), e.nanos()),
                       "seq "
                           + e.seq()
                           + ": "

@@ -20,15 +20,15 @@ import java.util.Set;
  * the command runs (on a database, until the server ends its silent session), so no successor
  * enters while the command talks on: that is judged too.
  *
- * <p>Reported apart: a tree that talks on after its {@code lease} lost its key lock ({@code
- * KEY_LOCK_LOST}: the database session that held it ended, as its stderr says, or as the driver's
- * log does: a {@code db_kill} of its sessions, a {@code db_restart}, a {@code db_cut} healed while
- * it held, or a cut or a stop that lasted as long as the server takes to end a silent key lock's
- * session, which a {@code lease} stopped by SIGSTOP meanwhile cannot even notice); the successor
- * may then enter during the command's grace, and only the token at the resource protects it (P2),
- * as with a library holder's lost key lock (P3); and a tree that talks on after the driver deleted
- * or swapped the store with its key-lock files on purpose, beside a successor that got its lease
- * from the new store (P3 says why).
+ * <p>Reported apart ({@link Logs#keyLockMayHaveEnded}): a tree that talks on after its {@code
+ * lease} lost its key lock ({@code KEY_LOCK_LOST}: the database session that held it ended, as its
+ * stderr says, or as the driver's log does: a {@code db_kill} of its sessions, a {@code
+ * db_restart}, a {@code db_cut} healed while it held, or a cut or a stop that lasted as long as the
+ * server takes to end a silent key lock's session, which a {@code lease} stopped by SIGSTOP
+ * meanwhile cannot even notice); the successor may then enter during the command's grace, and only
+ * the token at the resource protects it (P2), as with a library holder's lost key lock (P3); and a
+ * tree that talks on after the driver deleted or swapped the store with its key-lock files on
+ * purpose, beside a successor that got its lease from the new store (P3 says why).
  */
 final class LeaseRunOverlap {
 
@@ -40,15 +40,6 @@ final class LeaseRunOverlap {
   }
 
   static void check(Logs logs, Findings findings) {
-    // A lease run whose key lock was lost (its database session ended, or the server restarted):
-    // the successor may enter while its command has its grace to stop; only the token protects
-    // the resource then, as for a library holder (Exclusion).
-    Set<String> keyLockLost = new HashSet<>();
-    for (WorkerEntry lost : logs.workerEvents("lost")) {
-      if (isLeaseRun(lost.worker()) && lost.reason().equals("KEY_LOCK_LOST")) {
-        keyLockLost.add(lost.worker());
-      }
-    }
     // Per key and lease run worker: the ENTER of the first other worker on that key after the lease
     // run's own first ENTER (its successor, judged by order, not by tokens: a store lost on purpose
     // may start tokens lower).
@@ -72,10 +63,11 @@ final class LeaseRunOverlap {
       if (isLeaseRun(worker) && next != null) {
         findings.report(
             "P7",
-            keyLockLost.contains(worker)
-                || logs.sessionsEndedWhileHeld(worker, key, e.token(), next.nanos())
-                || logs.networkCutWhileHeld(worker, key, e.token(), next.nanos())
-                || logs.keyLockRemovedBetween(worker, e.token(), next.worker(), next.token(), key),
+            // A lease run whose key lock may have ended: the successor may enter while its command
+            // has its grace to stop, and only the token protects the resource then, as for a
+            // library holder (Exclusion).
+            logs.keyLockMayHaveEnded(
+                worker, key, e.token(), next.worker(), next.token(), next.nanos()),
             "seq "
                 + e.seq()
                 + ": "

@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +33,12 @@ final class Logs {
   final List<DriverEntry> driver;
   final List<Acquisition> acquisitions = new ArrayList<>();
   final Map<String, Long> ttlMillis = new HashMap<>();
+
+  /** The library holders that said their key lock was lost, as {@code worker/token}. */
+  private final Set<String> fencedWorkKeyLockLost = new HashSet<>();
+
+  /** The {@code lease run} workers that said their key lock was lost (one lease per run). */
+  private final Set<String> leaseRunKeyLockLost = new HashSet<>();
 
   Logs(List<ResourceEntry> resource, List<WorkerEntry> workers, List<DriverEntry> driver) {
     this.resource = resource;
@@ -124,12 +132,46 @@ final class Logs {
   }
 
   /**
+   * Whether the key lock that {@code holder} held on {@code key} with {@code token} may have ended
+   * before {@code successor}, with {@code successorToken}, entered the key's fenced section at
+   * {@code enteredNanos}: then two holders' fenced work could overlap with nothing but the token at
+   * the resource (P2) to protect it, and P3 (a library holder) and P7 (a {@code lease run}) report
+   * the overlap apart, not as a violation. It may have if:
+   *
+   * <ul>
+   *   <li>the holder said so ({@code KEY_LOCK_LOST}: a library worker's fenced work for that lease
+   *       ended with it; a {@code lease run}, one lease per run, said it on its stderr);
+   *   <li>the driver ended its database sessions while it held ({@link #sessionsEndedWhileHeld});
+   *   <li>the driver silenced it towards the database long enough for the server to end its key
+   *       lock's session ({@link #networkCutWhileHeld});
+   *   <li>or the store went with its key-lock files between the two acquisitions ({@link
+   *       #keyLockRemovedBetween}).
+   * </ul>
+   */
+  boolean keyLockMayHaveEnded(
+      String holder,
+      String key,
+      long token,
+      String successor,
+      long successorToken,
+      long enteredNanos) {
+    boolean said =
+        LeaseRunOverlap.isLeaseRun(holder)
+            ? leaseRunKeyLockLost.contains(holder)
+            : fencedWorkKeyLockLost.contains(holder + "/" + token);
+    return said
+        || sessionsEndedWhileHeld(holder, key, token, enteredNanos)
+        || networkCutWhileHeld(holder, key, token, enteredNanos)
+        || keyLockRemovedBetween(holder, token, successor, successorToken, key);
+  }
+
+  /**
    * Whether {@code holder}'s lease on {@code key} with {@code token} was granted before a
    * deliberate store loss that took the key-lock files with it ({@code "keyLock":"removed"} on the
    * fault's line), and {@code successor}'s with {@code successorToken} after it: the two key locks
    * were then two different files, which exclude each other no more than two stores do.
    */
-  boolean keyLockRemovedBetween(
+  private boolean keyLockRemovedBetween(
       String holder, long token, String successor, long successorToken, String key) {
     long before = grantedAt(holder, key, token);
     long after = grantedAt(successor, key, successorToken);
@@ -150,7 +192,7 @@ final class Logs {
    * db_kill}, or a {@code db_restart}, which ends every session. Its key lock, a lock of one of
    * those sessions, was lost with them, whether or not the worker lived to say so.
    */
-  boolean sessionsEndedWhileHeld(String worker, String key, long token, long untilNanos) {
+  private boolean sessionsEndedWhileHeld(String worker, String key, long token, long untilNanos) {
     long granted = grantedAt(worker, key, token);
     for (DriverEntry e : driver) {
       String fault = e.fault();
@@ -180,7 +222,7 @@ final class Logs {
    * at the resource protects it from then on. On files and SQLite a stopped process keeps its
    * kernel lock, and there is no network to cut: never.
    */
-  boolean networkCutWhileHeld(String worker, String key, long token, long untilNanos) {
+  private boolean networkCutWhileHeld(String worker, String key, long token, long untilNanos) {
     if (!isDatabasePhase()) {
       return false;
     }
@@ -253,6 +295,16 @@ final class Logs {
                   pendingStart.getOrDefault(worker, ok),
                   ok,
                   how.get(e.lease())));
+          break;
+        case "fenced_lost":
+          if (e.reason().equals("KEY_LOCK_LOST")) {
+            fencedWorkKeyLockLost.add(worker + "/" + e.token());
+          }
+          break;
+        case "lost":
+          if (LeaseRunOverlap.isLeaseRun(worker) && e.reason().equals("KEY_LOCK_LOST")) {
+            leaseRunKeyLockLost.add(worker);
+          }
           break;
         default:
           break;
