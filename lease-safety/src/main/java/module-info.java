@@ -17,6 +17,7 @@ module dev.rivus.agentkit.lease.safety {
   requires com.zaxxer.hikari;
   requires java.sql;
   requires dev.rivus.agentkit.lease.testkit;
+  requires dev.rivus.agentkit.lease.testsupport;
   requires com.fasterxml.jackson.databind;
   requires java.management;
   requires java.compiler;

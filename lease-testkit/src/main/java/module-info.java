@@ -4,7 +4,7 @@
  */
 /**
  * The lease test kit: the contract suites every repository adapter runs, and the test tools every
- * module's tests use (a fake platform, a child-JVM harness, a forwarding repository, samples).
+ * module's tests use (a fake platform, a forwarding repository, samples).
  *
  * <p>{@code LeaseRepositoryContract} checks a repository in one process; {@code
  * CrossProcessLeaseContract} checks takeover and fencing between real child JVMs, which run {@code
@@ -17,7 +17,7 @@ module dev.rivus.agentkit.lease.testkit {
   requires static org.jspecify;
   requires org.assertj.core;
   requires awaitility;
-  requires java.sql; // PrivateServer; the caller's class path brings the JDBC driver
+  requires dev.rivus.agentkit.lease.testsupport; // the cross-process suite's child JVMs
 
   exports dev.rivus.agentkit.lease.testkit;
 }

@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rivus.agentkit.lease.testkit.TcpProxy;
+import dev.rivus.agentkit.lease.testsupport.TcpProxy;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

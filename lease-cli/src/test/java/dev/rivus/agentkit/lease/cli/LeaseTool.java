@@ -6,7 +6,7 @@ package dev.rivus.agentkit.lease.cli;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
-import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

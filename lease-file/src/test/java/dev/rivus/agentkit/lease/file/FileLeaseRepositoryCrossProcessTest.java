@@ -9,8 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.testkit.ChildJvm;
 import dev.rivus.agentkit.lease.testkit.Samples;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

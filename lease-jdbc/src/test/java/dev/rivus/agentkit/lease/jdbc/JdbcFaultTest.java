@@ -20,7 +20,7 @@ import com.zaxxer.hikari.HikariConfig;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
-import dev.rivus.agentkit.lease.testkit.TcpProxy;
+import dev.rivus.agentkit.lease.testsupport.TcpProxy;
 import java.net.URI;
 import java.sql.Statement;
 import java.time.Duration;

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseLost;
-import dev.rivus.agentkit.lease.testkit.PrivateServer;
+import dev.rivus.agentkit.lease.testsupport.PrivateServer;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;

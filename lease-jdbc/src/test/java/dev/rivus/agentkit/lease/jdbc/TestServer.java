@@ -6,7 +6,7 @@ package dev.rivus.agentkit.lease.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.rivus.agentkit.lease.testkit.TcpProxy;
+import dev.rivus.agentkit.lease.testsupport.TcpProxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

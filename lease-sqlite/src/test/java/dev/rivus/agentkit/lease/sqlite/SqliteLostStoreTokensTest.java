@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseManager;
-import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

@@ -7,9 +7,10 @@ package dev.rivus.agentkit.lease.testkit;
 import dev.rivus.agentkit.lease.LeaseRepository;
 
 /**
- * Opens a repository from a one-line text spec, so that a child JVM started by {@link ChildJvm} can
- * open the same storage as the test that started it. Each adapter's test module provides one
- * implementation, for example one whose spec is a directory path or a JDBC URL.
+ * Opens a repository from a one-line text spec, so that a child JVM started by {@link
+ * dev.rivus.agentkit.lease.testsupport.ChildJvm} can open the same storage as the test that started
+ * it. Each adapter's test module provides one implementation, for example one whose spec is a
+ * directory path or a JDBC URL.
  *
  * <p>Implementations are public classes with a public no-argument constructor: {@link
  * LeaseHolderMain} instantiates them by class name. They must be safe to call from any thread.

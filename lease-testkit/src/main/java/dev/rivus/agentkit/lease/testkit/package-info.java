@@ -14,11 +14,11 @@
  *
  * <p>The tools: {@link dev.rivus.agentkit.lease.testkit.FakePlatform} (time that moves when the
  * test says, processes that run until the test kills them) for managers under test; {@link
- * dev.rivus.agentkit.lease.testkit.ChildJvm}, the harness for real child JVMs (kill -9, SIGSTOP,
- * SIGCONT); {@link dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository} to change one
- * operation of a repository; {@link dev.rivus.agentkit.lease.testkit.TcpProxy}, a network that can
- * be cut, and {@link dev.rivus.agentkit.lease.testkit.PrivateServer}, a database server that can be
- * restarted; and {@link dev.rivus.agentkit.lease.testkit.Samples}.
+ * dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository} to change one operation of a
+ * repository; and {@link dev.rivus.agentkit.lease.testkit.Samples}. The child JVMs of the
+ * cross-process suite, a TCP proxy and private database servers are the project's test support
+ * ({@code lease-test-support}, package {@code dev.rivus.agentkit.lease.testsupport}), which is not
+ * part of the API promise.
  */
 @NullMarked
 package dev.rivus.agentkit.lease.testkit;

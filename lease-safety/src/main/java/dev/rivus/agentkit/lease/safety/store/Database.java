@@ -4,7 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety.store;
 
-import dev.rivus.agentkit.lease.testkit.PrivateServer;
+import dev.rivus.agentkit.lease.testsupport.PrivateServer;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -8,7 +8,7 @@ import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
 import dev.rivus.agentkit.lease.safety.JsonLines;
 import dev.rivus.agentkit.lease.safety.workers.LeaseRunSlot;
-import dev.rivus.agentkit.lease.testkit.TcpProxy;
+import dev.rivus.agentkit.lease.testsupport.TcpProxy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;

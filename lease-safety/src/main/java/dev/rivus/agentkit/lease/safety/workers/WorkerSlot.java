@@ -5,7 +5,7 @@
 package dev.rivus.agentkit.lease.safety.workers;
 
 import dev.rivus.agentkit.lease.safety.JsonLines;
-import dev.rivus.agentkit.lease.testkit.ChildJvm;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.time.Duration;
 import java.util.Map;
 

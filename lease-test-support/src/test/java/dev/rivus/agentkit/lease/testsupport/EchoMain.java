@@ -2,7 +2,7 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.testkit;
+package dev.rivus.agentkit.lease.testsupport;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -2,7 +2,7 @@
  * Copyright 2026 The Leases for Java authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package dev.rivus.agentkit.lease.testkit;
+package dev.rivus.agentkit.lease.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -64,14 +63,14 @@ public abstract class PrivateServer implements AutoCloseable {
     }
   }
 
-  private static final long TIMEOUT_SECONDS = 60;
+  static final long TIMEOUT_SECONDS = 60;
 
   private final Path directory;
   private final int port;
   private final Thread cleanup = new Thread(this::stopQuietly, "private-server-cleanup");
   private boolean running;
 
-  private PrivateServer(Path directory, int port) {
+  PrivateServer(Path directory, int port) {
     this.directory = directory;
     this.port = port;
   }
@@ -284,14 +283,14 @@ public abstract class PrivateServer implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }
 
   /** Runs a command to its end, its output appended to {@code log}; fails with the log's tail. */
-  private static void run(Path log, List<String> command) throws IOException, InterruptedException {
+  static void run(Path log, List<String> command) throws IOException, InterruptedException {
     Process process =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -312,7 +311,7 @@ public abstract class PrivateServer implements AutoCloseable {
     }
   }
 
-  private static String tail(Path log) {
+  static String tail(Path log) {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       return "log: "
@@ -322,7 +321,7 @@ public abstract class PrivateServer implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path root) throws IOException {
+  static void deleteRecursively(Path root) throws IOException {
     if (!Files.exists(root)) {
       return;
     }
@@ -335,276 +334,12 @@ public abstract class PrivateServer implements AutoCloseable {
     }
   }
 
-  private static boolean isRoot() {
+  static boolean isRoot() {
     return "root".equals(System.getProperty("user.name"));
   }
 
   @Override
   public String toString() {
     return "private " + kind().product() + " on port " + port + " in " + directory;
-  }
-
-  /** PostgreSQL through {@code initdb} and {@code pg_ctl}. */
-  private static final class PrivatePostgres extends PrivateServer {
-    private final Path bin;
-
-    private PrivatePostgres(Path directory, int port, Path bin) {
-      super(directory, port);
-      this.bin = bin;
-    }
-
-    static PrivatePostgres create() throws IOException, InterruptedException {
-      Path bin = bin();
-      if (bin == null) {
-        throw new IllegalStateException("PostgreSQL's initdb not found");
-      }
-      Path directory = Files.createTempDirectory("lease-private-pg");
-      PrivatePostgres server = new PrivatePostgres(directory, freePort(), bin);
-      try {
-        if (isRoot()) {
-          Files.setOwner(
-              directory,
-              directory
-                  .getFileSystem()
-                  .getUserPrincipalLookupService()
-                  .lookupPrincipalByName("postgres"));
-        }
-        server.asOwner(
-            "initdb",
-            "-D",
-            server.data(),
-            "-U",
-            "root",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-            "--no-instructions");
-      } catch (IOException | InterruptedException | RuntimeException e) {
-        deleteRecursively(directory);
-        throw e;
-      }
-      return server;
-    }
-
-    /** The newest installed PostgreSQL's {@code bin} directory that has {@code initdb}, or null. */
-    static @Nullable Path bin() {
-      Path root = Path.of("/usr/lib/postgresql");
-      if (!Files.isDirectory(root)) {
-        return null;
-      }
-      try (Stream<Path> versions = Files.list(root)) {
-        return versions
-            .sorted(Comparator.comparingInt(PrivatePostgres::versionOf).reversed())
-            .map(version -> version.resolve("bin"))
-            .filter(bin -> Files.isExecutable(bin.resolve("initdb")))
-            .findFirst()
-            .orElse(null);
-      } catch (IOException | UncheckedIOException e) {
-        return null;
-      }
-    }
-
-    private static int versionOf(Path directory) {
-      String name = String.valueOf(directory.getFileName());
-      return name.matches("[0-9]{1,4}") ? Integer.parseInt(name) : -1;
-    }
-
-    private String data() {
-      return directory().resolve("data").toString();
-    }
-
-    private void asOwner(String binary, String... arguments)
-        throws IOException, InterruptedException {
-      List<String> command = new ArrayList<>();
-      if (isRoot()) {
-        command.addAll(List.of("runuser", "-u", "postgres", "--"));
-      }
-      command.add(bin.resolve(binary).toString());
-      command.addAll(List.of(arguments));
-      run(directory().resolve("commands.log"), command);
-    }
-
-    @Override
-    public String url() {
-      return "jdbc:postgresql://127.0.0.1:" + port() + "/test?user=root";
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.POSTGRES;
-    }
-
-    @Override
-    String adminUrl() {
-      // The socket timeout bounds the login too, which the connect timeout does not.
-      return "jdbc:postgresql://127.0.0.1:"
-          + port()
-          + "/postgres?user=root&connectTimeout=5&socketTimeout=10";
-    }
-
-    @Override
-    void startProcess() throws IOException, InterruptedException {
-      String options =
-          String.join(
-              " ",
-              "-p " + port(),
-              "-k " + directory(),
-              "-c listen_addresses=127.0.0.1",
-              "-c fsync=off",
-              "-c full_page_writes=off",
-              "-c shared_buffers=16MB",
-              // The safety harness: 4 connections for each of its worker JVMs, their successors
-              // after a kill -9, lease run's pools, and the driver's own.
-              "-c max_connections=100");
-      asOwner(
-          "pg_ctl",
-          "-D",
-          data(),
-          "-l",
-          log().toString(),
-          "-w",
-          "-t",
-          Long.toString(TIMEOUT_SECONDS),
-          "-s",
-          "-o",
-          options,
-          "start");
-    }
-
-    @Override
-    void stopProcess() throws IOException, InterruptedException {
-      // Fast: sessions are ended at once, as in a restart by an administrator.
-      asOwner(
-          "pg_ctl",
-          "-D",
-          data(),
-          "-w",
-          "-t",
-          Long.toString(TIMEOUT_SECONDS),
-          "-s",
-          "-m",
-          "fast",
-          "stop");
-    }
-
-    @Override
-    void killProcess() {
-      // The postmaster's pid is the first line of postmaster.pid; its backends exit when it dies.
-      try {
-        List<String> lines =
-            Files.readAllLines(Path.of(data(), "postmaster.pid"), StandardCharsets.UTF_8);
-        if (!lines.isEmpty() && lines.get(0).trim().matches("[0-9]+")) {
-          ProcessHandle.of(Long.parseLong(lines.get(0).trim()))
-              .ifPresent(ProcessHandle::destroyForcibly);
-        }
-      } catch (IOException | RuntimeException notRunning) {
-        // no pid file: nothing was started, or it has stopped
-      }
-    }
-  }
-
-  /** MariaDB: {@code mariadbd} as a child of this JVM, on an empty data directory. */
-  private static final class PrivateMariaDb extends PrivateServer {
-    private final Path mariadbd;
-    private @Nullable Process process;
-
-    private PrivateMariaDb(Path directory, int port, Path mariadbd) {
-      super(directory, port);
-      this.mariadbd = mariadbd;
-    }
-
-    static PrivateMariaDb create() throws IOException {
-      Path mariadbd = mariadbd();
-      if (mariadbd == null) {
-        throw new IllegalStateException("mariadbd not found");
-      }
-      // No mariadb-install-db (about 3 s): mariadbd sets up InnoDB in an empty data directory
-      // itself, and the grant tables it would create are skipped (--skip-grant-tables).
-      Path directory = Files.createTempDirectory("lease-private-mariadb");
-      Files.createDirectory(directory.resolve("data"));
-      return new PrivateMariaDb(directory, freePort(), mariadbd);
-    }
-
-    static @Nullable Path mariadbd() {
-      for (String candidate :
-          List.of("/usr/sbin/mariadbd", "/usr/bin/mariadbd", "/usr/sbin/mysqld")) {
-        Path path = Path.of(candidate);
-        if (Files.isExecutable(path)) {
-          return path;
-        }
-      }
-      return null;
-    }
-
-    @Override
-    public String url() {
-      return "jdbc:mariadb://127.0.0.1:" + port() + "/test?user=root";
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.MARIADB;
-    }
-
-    @Override
-    String adminUrl() {
-      return "jdbc:mariadb://127.0.0.1:"
-          + port()
-          + "/?user=root&connectTimeout=5000&socketTimeout=10000";
-    }
-
-    @Override
-    void startProcess() throws IOException {
-      process =
-          new ProcessBuilder(
-                  mariadbd.toString(),
-                  "--no-defaults",
-                  "--datadir=" + directory().resolve("data"),
-                  "--port=" + port(),
-                  "--bind-address=127.0.0.1",
-                  "--socket=" + directory().resolve("mariadb.sock"),
-                  "--pid-file=" + directory().resolve("mariadb.pid"),
-                  "--user=" + System.getProperty("user.name"),
-                  "--skip-grant-tables",
-                  "--skip-name-resolve",
-                  "--skip-log-bin",
-                  "--innodb-buffer-pool-size=16M",
-                  "--innodb-log-file-size=8M",
-                  "--innodb-flush-log-at-trx-commit=2",
-                  "--innodb-doublewrite=0",
-                  "--log-error=" + log())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
-              .start();
-    }
-
-    @Override
-    void stopProcess() throws InterruptedException {
-      Process started = process;
-      if (started == null) {
-        return;
-      }
-      started.destroy(); // SIGTERM: a normal shutdown, every session ended
-      if (!started.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        started.destroyForcibly().waitFor();
-      }
-      process = null;
-    }
-
-    @Override
-    void killProcess() {
-      Process started = process;
-      if (started != null) {
-        started.destroyForcibly();
-        process = null;
-      }
-    }
-
-    @Override
-    boolean isProcessAlive() {
-      Process started = process;
-      return started != null && started.isAlive();
-    }
   }
 }
