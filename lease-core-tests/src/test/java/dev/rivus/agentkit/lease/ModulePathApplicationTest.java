@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.net.URISyntaxException;
@@ -128,7 +129,7 @@ class ModulePathApplicationTest {
 
     Process run =
         new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ChildJvm.javaBinary(),
                 "--module-path",
                 modulePath + File.pathSeparator + classes,
                 "--module",

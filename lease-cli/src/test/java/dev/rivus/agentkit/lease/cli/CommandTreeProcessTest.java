@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -255,7 +256,7 @@ class CommandTreeProcessTest {
     String previousToken = first.stdout();
 
     List<String> lease = new ArrayList<>();
-    lease.add(ProcessHandle.current().info().command().orElseThrow());
+    lease.add(ChildJvm.javaBinary());
     lease.addAll(
         List.of(
             "-Xmx64m",

@@ -7,6 +7,7 @@ package dev.rivus.agentkit.lease.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -108,7 +109,7 @@ class FileModesProcessTest {
   private List<String> leaseUnderUmask000(Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     List<String> java = new ArrayList<>();
-    java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    java.add(ChildJvm.javaBinary());
     java.addAll(
         List.of(
             "-Xmx64m",

@@ -7,6 +7,7 @@ package dev.rivus.agentkit.lease.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +76,7 @@ class SqliteDurabilityTest {
                 log.toString(),
                 "-e",
                 "trace=fsync,fdatasync,write",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ChildJvm.javaBinary(),
                 "-Xmx96m",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",

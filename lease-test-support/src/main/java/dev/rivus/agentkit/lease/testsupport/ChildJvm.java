@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A child JVM for cross-process tests: started with the current {@code java} binary and class path,
  * read line by line from its standard output, signalled like an operator would (stop, continue,
- * kill), and always destroyed on {@link #close()}.
+ * kill), and always destroyed on {@link #close()}. A caller that reads the child's streams itself
+ * takes its command from {@link Builder#processBuilder()}, and one that builds its own command line
+ * takes the binary from {@link #javaBinary()}.
  *
  * <p>Standard output is read by a daemon thread into a transcript; {@link #awaitLine} waits for the
  * next line that matches, so a test synchronises on what the child says, never on time. Standard
@@ -120,7 +122,9 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Adds JVM options, after the defaults that keep a child small and quick to start.
+     * Adds JVM options, after the defaults that keep a child small and quick to start ({@code
+     * -Xmx96m}, the serial collector, C1 only); a later option overrides a default, as {@code
+     * -Xmx64m} does.
      *
      * @param options the options
      * @return this builder
@@ -153,12 +157,14 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Starts the child.
+     * Returns a process builder for the child, for a caller that starts the process and reads its
+     * streams itself: the command ({@link #javaBinary()}, the JVM options, {@code -cp} with this
+     * JVM's class path, the main class, its arguments) and the environment that {@link #start()}
+     * would start it with. Each call returns a new builder, which the caller may change further.
      *
-     * @return the running child; close it to destroy it
-     * @throws UncheckedIOException if the process cannot be started
+     * @return the process builder
      */
-    public ChildJvm start() {
+    public ProcessBuilder processBuilder() {
       List<String> command = new ArrayList<>();
       command.add(javaBinary());
       command.addAll(jvmOptions);
@@ -176,17 +182,34 @@ public final class ChildJvm implements AutoCloseable {
               env.put(name, value);
             }
           });
+      return builder;
+    }
+
+    /**
+     * Starts the child.
+     *
+     * @return the running child; close it to destroy it
+     * @throws UncheckedIOException if the process cannot be started
+     */
+    public ChildJvm start() {
+      ProcessBuilder builder = processBuilder();
       try {
         Process process = builder.start();
         String simpleName = mainClass.substring(mainClass.lastIndexOf('.') + 1);
         return new ChildJvm(simpleName + "[" + process.pid() + "]", process);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot start a child JVM: " + command, e);
+        throw new UncheckedIOException("cannot start a child JVM: " + builder.command(), e);
       }
     }
   }
 
-  private static String javaBinary() {
+  /**
+   * Returns the {@code java} binary of this JVM, which child JVMs run: this process's own command
+   * when the system reports it and it is executable, else {@code bin/java} under {@code java.home}.
+   *
+   * @return the binary's path
+   */
+  public static String javaBinary() {
     Optional<String> current = ProcessHandle.current().info().command();
     if (current.isPresent() && Files.isExecutable(Path.of(current.get()))) {
       return current.get();

@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.safety.driver;
 
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -231,7 +232,7 @@ public final class MutantMain {
     List<String> command =
         new ArrayList<>(
             List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ChildJvm.javaBinary(),
                 "-cp",
                 classPath,
                 SafetyMain.class.getName(),

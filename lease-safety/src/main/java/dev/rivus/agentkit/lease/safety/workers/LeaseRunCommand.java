@@ -7,13 +7,12 @@ package dev.rivus.agentkit.lease.safety.workers;
 import dev.rivus.agentkit.lease.safety.store.DatabasePhase;
 import dev.rivus.agentkit.lease.safety.store.JdbcStore;
 import dev.rivus.agentkit.lease.safety.store.StoreKind;
-import java.nio.file.Files;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The command line of one {@code lease run} worker: the built CLI ({@code
@@ -114,18 +113,17 @@ final class LeaseRunCommand {
    * @param steps how many READ–sleep–WRITE steps
    */
   ProcessBuilder builder(String id, String key, String wait, String sleep, int steps) {
-    List<String> command = new ArrayList<>();
-    Optional<String> java = ProcessHandle.current().info().command();
-    command.add(
-        java.filter(j -> Files.isExecutable(Path.of(j)))
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-    command.addAll(List.of("dev.rivus.agentkit.lease.cli.LeaseCli", "run"));
-    command.addAll(storeOptions);
-    command.addAll(List.of("--ttl", "2s", "--heartbeat", "500ms", "--grace", "1s"));
-    command.addAll(List.of("--wait", wait, key, "--", "bash", "-c", PIPELINE));
-    ProcessBuilder builder = new ProcessBuilder(command);
+    List<String> args = new ArrayList<>();
+    args.add("run");
+    args.addAll(storeOptions);
+    args.addAll(List.of("--ttl", "2s", "--heartbeat", "500ms", "--grace", "1s"));
+    args.addAll(List.of("--wait", wait, key, "--", "bash", "-c", PIPELINE));
+    // ChildJvm's command: its default options (serial GC, C1 only), the heap down to 64 MB.
+    ProcessBuilder builder =
+        ChildJvm.builder("dev.rivus.agentkit.lease.cli.LeaseCli")
+            .jvmOptions("-Xmx64m")
+            .args(args)
+            .processBuilder();
     Map<String, String> env = builder.environment();
     // The store is named on the command line alone.
     env.remove("LEASE_DEBUG");

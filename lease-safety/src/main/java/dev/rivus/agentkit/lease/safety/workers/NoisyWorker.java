@@ -5,18 +5,14 @@
 package dev.rivus.agentkit.lease.safety.workers;
 
 import dev.rivus.agentkit.lease.safety.JsonLines;
+import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -73,18 +69,13 @@ public final class NoisyWorker implements AutoCloseable {
             template.seed() * 37 + life,
             template.deadline());
     id = settings.id();
-    List<String> command = new ArrayList<>();
-    Optional<String> java = ProcessHandle.current().info().command();
-    command.add(
-        java.filter(j -> Files.isExecutable(Path.of(j)))
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-    command.add(NoisyWorkerMain.class.getName());
-    command.addAll(settings.toArgs());
+    // ChildJvm's command (its default options: -Xmx96m, serial GC, C1 only); the streams are read
+    // here, since the fault is a pipe nobody reads.
+    ProcessBuilder command =
+        ChildJvm.builder(NoisyWorkerMain.class.getName()).args(settings.toArgs()).processBuilder();
     Process started;
     try {
-      started = new ProcessBuilder(command).start();
+      started = command.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the noisy worker", e);
     }
