@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -15,39 +16,33 @@ import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The database servers the JDBC benchmarks run against, from the environment: {@code
- * LEASE_BENCH_POSTGRES_URL} (default {@code jdbc:postgresql://127.0.0.1:5432/test?user=root}) and
- * {@code LEASE_BENCH_MARIADB_URL} (default {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}).
- * Every benchmark works on tables of fresh names and drops them after, with their {@code _fence}
- * companions.
+ * The database servers the JDBC benchmarks run against, the {@link SharedServer}s at their
+ * benchmark URLs, from the environment: {@code LEASE_BENCH_POSTGRES_URL} (default {@code
+ * jdbc:postgresql://127.0.0.1:5432/test?user=root}) and {@code LEASE_BENCH_MARIADB_URL} (default
+ * {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}). Every benchmark works on tables of fresh
+ * names and drops them after, with their {@code _fence} companions.
  */
 enum JdbcServers {
-  POSTGRESQL(
-      "PostgreSQL", "LEASE_BENCH_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
-  MARIADB("MariaDB", "LEASE_BENCH_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+  POSTGRESQL(SharedServer.POSTGRES),
+  MARIADB(SharedServer.MARIADB);
 
   /** Connections of every pool: one per benchmark thread, the manager's renewer, and spare. */
   static final int POOL_SIZE = 4;
 
-  private final String displayName;
-  private final String variable;
-  private final String defaultUrl;
+  private final SharedServer shared;
 
-  JdbcServers(String displayName, String variable, String defaultUrl) {
-    this.displayName = displayName;
-    this.variable = variable;
-    this.defaultUrl = defaultUrl;
+  JdbcServers(SharedServer shared) {
+    this.shared = shared;
   }
 
   /** The server's product name. */
   String displayName() {
-    return displayName;
+    return shared.product();
   }
 
   /** The JDBC URL, from the environment or the default. */
   String url() {
-    String url = System.getenv(variable);
-    return url == null || url.isBlank() ? defaultUrl : url;
+    return shared.benchmarkUrl();
   }
 
   /** One plain connection, in auto-commit mode. */

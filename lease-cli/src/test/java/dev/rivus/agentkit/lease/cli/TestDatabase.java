@@ -4,6 +4,7 @@
  */
 package dev.rivus.agentkit.lease.cli;
 
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -11,27 +12,24 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * A database server the tool's tests run {@code lease --jdbc} against, named by an environment
- * variable, by default a local one: PostgreSQL with trust authentication, MariaDB as root without a
- * password (the servers and variables of lease-jdbc's tests). Unreachable, the tests are reported
- * as skipped, with the reason; on CI ({@code CI=true}) they fail instead, so that a missing server
- * is never mistaken for a pass. Each test uses tables of its own, and drops only those.
+ * A database server the tool's tests run {@code lease --jdbc} against: a {@link SharedServer} (the
+ * servers and variables of lease-jdbc's tests), with the tables these tests look at. Unreachable,
+ * the tests are reported as skipped, with the reason; on CI ({@code CI=true}) they fail instead, so
+ * that a missing server is never mistaken for a pass. Each test uses tables of its own, and drops
+ * only those.
  */
 enum TestDatabase {
-  POSTGRES(
-      "PostgreSQL", "LEASE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
-  MARIADB("MariaDB", "LEASE_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+  POSTGRES(SharedServer.POSTGRES),
+  MARIADB(SharedServer.MARIADB);
 
-  private final String product;
+  private final SharedServer shared;
   private final String url;
 
-  TestDatabase(String product, String urlVariable, String defaultUrl) {
-    this.product = product;
-    this.url = System.getenv().getOrDefault(urlVariable, defaultUrl);
+  TestDatabase(SharedServer shared) {
+    this.shared = shared;
+    this.url = shared.url();
   }
 
   /** The server's URL, as {@code --jdbc} takes it. */
@@ -41,25 +39,12 @@ enum TestDatabase {
 
   /** The product name the tool uses in its messages. */
   String product() {
-    return product;
+    return shared.product();
   }
 
   /** Skips the test (fails it on CI) unless the server answers. */
   void requireReachable() {
-    String unreachable;
-    try (Connection connection = DriverManager.getConnection(url)) {
-      if (connection.isValid(5)) {
-        return;
-      }
-      unreachable = "the connection is not valid";
-    } catch (SQLException e) {
-      unreachable = String.valueOf(e.getMessage());
-    }
-    String message = product + " at " + url + " unreachable: " + unreachable;
-    if ("true".equals(System.getenv("CI"))) {
-      Assertions.fail(message + " (CI=true: the server is required)");
-    }
-    Assumptions.abort(message);
+    shared.requireReachable();
   }
 
   /** A table name no other test uses. */

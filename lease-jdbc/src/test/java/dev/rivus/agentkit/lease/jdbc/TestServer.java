@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import dev.rivus.agentkit.lease.testsupport.TcpProxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,54 +19,44 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * A database server the tests use, named by an environment variable, by default a local one:
- * PostgreSQL with trust authentication, MariaDB as root without a password. Unreachable, the tests
- * are reported as skipped, with the reason; on CI ({@code CI=true}) they fail instead, so that a
- * missing server is never mistaken for a pass.
+ * A database server the tests use, a {@link SharedServer} (its URL from the environment, by default
+ * a local one), with what these tests do on it. Unreachable, the tests are reported as skipped,
+ * with the reason; on CI ({@code CI=true}) they fail instead, so that a missing server is never
+ * mistaken for a pass.
  */
 enum TestServer {
   POSTGRES(
-      "PostgreSQL",
-      "LEASE_TEST_POSTGRES_URL",
-      "jdbc:postgresql://127.0.0.1:5432/test?user=root",
+      SharedServer.POSTGRES,
       "SELECT pg_terminate_backend(%d)",
       "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
       "bytea",
       "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
           + " AND position(? in query) > 0"),
   MARIADB(
-      "MariaDB",
-      "LEASE_TEST_MARIADB_URL",
-      "jdbc:mariadb://127.0.0.1:3306/test?user=root",
+      SharedServer.MARIADB,
       "KILL %d",
       "SELECT ID, HOST FROM information_schema.PROCESSLIST",
       "VARBINARY(16)",
       "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
           + " AND LOCATE(?, trx_query) > 0");
 
-  private final String product;
+  private final SharedServer shared;
   private final String url;
   private final String endSession;
   private final String sessionsWithClientPorts;
   private final String binaryType;
   private final String lockWaits;
-  private volatile String unreachable = "";
-  private volatile boolean checked;
 
   TestServer(
-      String product,
-      String urlVariable,
-      String defaultUrl,
+      SharedServer shared,
       String endSession,
       String sessionsWithClientPorts,
       String binaryType,
       String lockWaits) {
-    this.product = product;
-    this.url = System.getenv().getOrDefault(urlVariable, defaultUrl);
+    this.shared = shared;
+    this.url = shared.url();
     this.endSession = endSession;
     this.sessionsWithClientPorts = sessionsWithClientPorts;
     this.binaryType = binaryType;
@@ -94,31 +85,17 @@ enum TestServer {
 
   /** The product name, as the driver reports it. */
   String product() {
-    return product;
+    return shared.product();
   }
 
   /** Tells whether the server answered, asking it once per test run. */
   boolean isReachable() {
-    if (!checked) {
-      try (Connection connection = DriverManager.getConnection(url)) {
-        connection.isValid(5);
-      } catch (SQLException e) {
-        unreachable = String.valueOf(e.getMessage());
-      }
-      checked = true;
-    }
-    return unreachable.isEmpty();
+    return shared.isReachable();
   }
 
   /** Skips the test (fails it on CI) unless the server answers. */
   void requireReachable() {
-    if (!isReachable()) {
-      String message = product + " at " + url + " unreachable: " + unreachable;
-      if ("true".equals(System.getenv("CI"))) {
-        Assertions.fail(message + " (CI=true: the server is required)");
-      }
-      Assumptions.assumeTrue(false, message);
-    }
+    shared.requireReachable();
   }
 
   /** A pool on the server, small and quick to close. */

@@ -20,8 +20,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A database server owned by its caller, which may stop it and start it again (a restart, as an
@@ -130,8 +128,8 @@ public abstract class PrivateServer implements AutoCloseable {
 
   /**
    * As {@link #start(Kind)}, for a JUnit test: without the binaries the test is skipped, with the
-   * reason, or fails when the environment says {@code CI=true}, so that a missing server is never
-   * mistaken for a pass.
+   * reason, or fails when the environment says {@code CI=true} ({@link
+   * TestEnvironment#skipOrFail}), so that a missing server is never mistaken for a pass.
    *
    * @param kind the kind of server
    * @return the running server
@@ -141,11 +139,9 @@ public abstract class PrivateServer implements AutoCloseable {
   public static PrivateServer startOrSkip(Kind kind) throws IOException, InterruptedException {
     String missing = unavailable(kind);
     if (missing != null) {
-      String message = missing + ": this test needs a private server it can restart";
-      if ("true".equals(System.getenv("CI"))) {
-        Assertions.fail(message + " (CI=true: the binaries are required)");
-      }
-      Assumptions.assumeTrue(false, message);
+      TestEnvironment.skipOrFail(
+          missing + ": this test needs a private server it can restart",
+          "the binaries are required");
     }
     return start(kind);
   }

@@ -10,7 +10,11 @@
  * <p>{@link dev.rivus.agentkit.lease.testsupport.ChildJvm}, the harness for real child JVMs (kill
  * -9, SIGSTOP, SIGCONT), and the {@code java} binary and class path they start with; {@link
  * dev.rivus.agentkit.lease.testsupport.TcpProxy}, a network that can be cut; {@link
- * dev.rivus.agentkit.lease.testsupport.PrivateServer}, a database server that can be restarted.
+ * dev.rivus.agentkit.lease.testsupport.PrivateServer}, a database server that can be restarted;
+ * {@link dev.rivus.agentkit.lease.testsupport.SharedServer}, the shared PostgreSQL and MariaDB
+ * servers that the environment names; and {@link
+ * dev.rivus.agentkit.lease.testsupport.TestEnvironment}, the one rule for a missing server or
+ * binary: skipped, or failed on CI.
  */
 @NullMarked
 package dev.rivus.agentkit.lease.testsupport;

@@ -21,6 +21,7 @@ import dev.rivus.agentkit.lease.safety.workers.WorkerSettings;
 import dev.rivus.agentkit.lease.safety.workers.WorkerSlot;
 import dev.rivus.agentkit.lease.testsupport.ChildJvm;
 import dev.rivus.agentkit.lease.testsupport.PrivateServer;
+import dev.rivus.agentkit.lease.testsupport.TestEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -82,8 +83,7 @@ public final class PhaseRunner {
           restarts
               ? "a private " + database.product() + " server to restart"
               : database.product() + " at " + database.url() + " (" + database.urlVariable() + ")";
-      return Verdict.unavailable(
-          what + " unavailable: " + unreachable, "true".equals(System.getenv("CI")));
+      return Verdict.unavailable(what + " unavailable: " + unreachable, TestEnvironment.isCi());
     }
     Path dir = Files.createDirectories(runDirectory.resolve(phase.label()));
     try (JsonLines log = JsonLines.append(dir.resolve("driver.jsonl"));

@@ -5,60 +5,49 @@
 package dev.rivus.agentkit.lease.safety.store;
 
 import dev.rivus.agentkit.lease.testsupport.PrivateServer;
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A shared database server a phase attacks, named by the same environment variables as lease-jdbc's
- * tests ({@code LEASE_TEST_POSTGRES_URL}, {@code LEASE_TEST_MARIADB_URL}), by default the local
- * servers: what differs between them in the harness's own SQL (ending a session, finding sessions
- * by client port, sleeping inside a transaction) and in their URLs.
+ * A shared database server a phase attacks, the {@link SharedServer} of lease-jdbc's tests (named
+ * by the same environment variables, {@code LEASE_TEST_POSTGRES_URL} and {@code
+ * LEASE_TEST_MARIADB_URL}, by default the local servers): what differs between them in the
+ * harness's own SQL (ending a session, finding sessions by client port, sleeping inside a
+ * transaction) and in their URLs.
  *
  * <p>Thread-safe: immutable.
  */
 public enum Database {
   /** PostgreSQL. */
   POSTGRES(
-      "PostgreSQL",
-      "LEASE_TEST_POSTGRES_URL",
-      "jdbc:postgresql://127.0.0.1:5432/test?user=root",
+      SharedServer.POSTGRES,
       "SELECT pg_terminate_backend(%d)",
       "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
       "SELECT pg_sleep(?)",
       "socketTimeout=10&connectTimeout=5"),
   /** MariaDB. */
   MARIADB(
-      "MariaDB",
-      "LEASE_TEST_MARIADB_URL",
-      "jdbc:mariadb://127.0.0.1:3306/test?user=root",
+      SharedServer.MARIADB,
       "KILL %d",
       "SELECT ID, HOST FROM information_schema.PROCESSLIST",
       "SELECT SLEEP(?)",
       "socketTimeout=10000&connectTimeout=5000");
 
-  private final String product;
-  private final String urlVariable;
-  private final String defaultUrl;
+  private final SharedServer shared;
   private final String endSession;
   private final String sessionsWithClientPorts;
   private final String sleep;
   private final String timeouts;
 
   Database(
-      String product,
-      String urlVariable,
-      String defaultUrl,
+      SharedServer shared,
       String endSession,
       String sessionsWithClientPorts,
       String sleep,
       String timeouts) {
-    this.product = product;
-    this.urlVariable = urlVariable;
-    this.defaultUrl = defaultUrl;
+    this.shared = shared;
     this.endSession = endSession;
     this.sessionsWithClientPorts = sessionsWithClientPorts;
     this.sleep = sleep;
@@ -71,7 +60,7 @@ public enum Database {
    * @return the environment variable's value, else the local server's
    */
   public String url() {
-    return System.getenv().getOrDefault(urlVariable, defaultUrl);
+    return shared.url();
   }
 
   /**
@@ -80,7 +69,7 @@ public enum Database {
    * @return {@code PostgreSQL} or {@code MariaDB}
    */
   public String product() {
-    return product;
+    return shared.product();
   }
 
   /**
@@ -89,7 +78,7 @@ public enum Database {
    * @return {@code LEASE_TEST_POSTGRES_URL} or {@code LEASE_TEST_MARIADB_URL}
    */
   public String urlVariable() {
-    return urlVariable;
+    return shared.urlVariable();
   }
 
   /**
@@ -131,11 +120,7 @@ public enum Database {
    * @return why, or {@code null} if it answered
    */
   public @Nullable String unreachable() {
-    try (Connection connection = DriverManager.getConnection(url())) {
-      return connection.isValid(5) ? null : "the connection was not valid";
-    } catch (SQLException e) {
-      return String.valueOf(e.getMessage());
-    }
+    return shared.unreachable();
   }
 
   /**
