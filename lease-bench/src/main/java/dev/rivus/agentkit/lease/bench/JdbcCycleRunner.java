@@ -14,15 +14,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The systems of {@link PostgresCycleBenchmark} and {@link MariaDbCycleBenchmark} measured side by
- * side in one process: all are set up at once, and the benchmark threads take turns on them in
- * short slices (every thread on the same system in a slice), round after round, so that the drift
- * of a shared machine (other builds, a disk whose flushes slow down for a minute) falls on every
- * system alike. JMH runs one benchmark after another, tens of seconds apart; on a machine whose
- * speed changes by a factor of two from minute to minute that moves the ratios more than the
- * differences measured. Prints Markdown tables for BENCHMARKS.md: cycles/s (cycles in a system's
- * slices over the wall time of its slices), p50 and p99 of a cycle, and the ratios, over the whole
- * run and, for their spread, over each sixth of it.
+ * The systems of {@link JdbcCycleBenchmark} measured side by side in one process: all are set up at
+ * once, and the benchmark threads take turns on them in short slices (every thread on the same
+ * system in a slice), round after round, so that the drift of a shared machine (other builds, a
+ * disk whose flushes slow down for a minute) falls on every system alike. JMH runs one benchmark
+ * after another, tens of seconds apart; on a machine whose speed changes by a factor of two from
+ * minute to minute that moves the ratios more than the differences measured. Prints Markdown tables
+ * for BENCHMARKS.md: cycles/s (cycles in a system's slices over the wall time of its slices), p50
+ * and p99 of a cycle, and the ratios, over the whole run and, for their spread, over each sixth of
+ * it.
  *
  * <p>Run (from the repository root):
  *
@@ -37,9 +37,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JdbcCycleRunner {
 
-  private static final List<String> POSTGRES_SYSTEMS =
+  /** The systems measured on PostgreSQL, in {@link JdbcCycleBenchmark} too. */
+  static final List<String> POSTGRES_SYSTEMS =
       List.of("lease", "floor", "floor-set-local", "shedlock", "spring-integration");
-  private static final List<String> MARIADB_SYSTEMS = List.of("lease", "floor");
+
+  /** The systems measured on MariaDB, in {@link JdbcCycleBenchmark} too. */
+  static final List<String> MARIADB_SYSTEMS = List.of("lease", "floor");
+
   private static final int[] THREADS = {1, 2};
   private static final long SLICE_NANOS = 500_000_000L;
   private static final long WARM_UP_NANOS = 10_000_000_000L;

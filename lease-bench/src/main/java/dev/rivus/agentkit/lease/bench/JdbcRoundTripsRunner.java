@@ -25,8 +25,8 @@ import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one acquire + release cycle of each system in {@link PostgresCycleBenchmark} and {@link
- * MariaDbCycleBenchmark} costs on the wire and on the server's disk.
+ * What one acquire + release cycle of each system in {@link JdbcCycleBenchmark} costs on the wire
+ * and on the server's disk.
  *
  * <p>PostgreSQL: round trips (the driver's {@code Sync} messages, read from its own log at {@code
  * FINEST}), statements ({@code Execute} messages, and {@code SimpleQuery} ones such as {@code

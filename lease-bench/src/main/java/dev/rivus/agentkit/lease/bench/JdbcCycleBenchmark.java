@@ -21,24 +21,32 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One acquire + release cycle on PostgreSQL, each benchmark thread on a key of its own, side by
- * side: our library ({@code lease}: a {@link dev.rivus.agentkit.lease.LeaseManager} on {@code
- * JdbcLeaseRepository} on HikariCP), the raw floor of the same durability ({@code floor}: one
- * durable and one asynchronous conditional {@code UPDATE}, one statement each; {@code
- * floor-set-local}: the asynchronous one as {@code SET LOCAL synchronous_commit = off}, {@code
- * UPDATE}, {@code COMMIT}), ShedLock's {@code JdbcTemplateLockProvider} and Spring Integration's
- * {@code JdbcLockRegistry}, both on HikariCP. See {@link RawFloorContender}, {@link
- * LeaseContender}, {@link ShedLockContender} and {@link SpringLockContender}. Server: {@code
- * LEASE_BENCH_POSTGRES_URL}.
+ * One acquire + release cycle on PostgreSQL or MariaDB ({@code server}), each benchmark thread on a
+ * key of its own, side by side: our library ({@code lease}: a {@link
+ * dev.rivus.agentkit.lease.LeaseManager} on {@code JdbcLeaseRepository} on HikariCP) and the raw
+ * floor of the same durability ({@code floor}: on PostgreSQL one durable and one asynchronous
+ * conditional {@code UPDATE}, one statement each; on MariaDB two durable conditional {@code
+ * UPDATE}s in auto-commit, since InnoDB has no per-transaction flush setting and the repository
+ * commits every write durably there); on PostgreSQL also {@code floor-set-local} (the asynchronous
+ * {@code UPDATE} as {@code SET LOCAL synchronous_commit = off}, {@code UPDATE}, {@code COMMIT}),
+ * ShedLock's {@code JdbcTemplateLockProvider} and Spring Integration's {@code JdbcLockRegistry},
+ * both on HikariCP and on their PostgreSQL tables. See {@link RawFloorContender}, {@link
+ * LeaseContender}, {@link ShedLockContender} and {@link SpringLockContender}. Servers: {@code
+ * LEASE_BENCH_POSTGRES_URL}, {@code LEASE_BENCH_MARIADB_URL}.
  *
  * <p>Run (from the repository root). Each system is measured on its own here, one after another;
  * the ratios in BENCHMARKS.md come from {@link JdbcCycleRunner}, which runs the same systems
- * interleaved in one process:
+ * interleaved in one process. MariaDB has {@code lease} and {@code floor} only: name them, or its
+ * trials of the other systems fail at their set-up.
  *
  * <pre>
  * mvn -q -pl lease-bench -am package -DskipTests
- * java -jar lease-bench/target/benchmarks.jar PostgresCycleBenchmark -t 1
- * java -jar lease-bench/target/benchmarks.jar PostgresCycleBenchmark -t 2
+ * java -jar lease-bench/target/benchmarks.jar JdbcCycleBenchmark -p server=postgresql -t 1
+ * java -jar lease-bench/target/benchmarks.jar JdbcCycleBenchmark -p server=postgresql -t 2
+ * java -jar lease-bench/target/benchmarks.jar JdbcCycleBenchmark -p server=mariadb \
+ *     -p system=lease,floor -t 1
+ * java -jar lease-bench/target/benchmarks.jar JdbcCycleBenchmark -p server=mariadb \
+ *     -p system=lease,floor -t 2
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -47,9 +55,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 @Fork(1)
-public class PostgresCycleBenchmark {
+public class JdbcCycleBenchmark {
 
-  /** The system under test. */
+  /** The database server. */
+  @Param({"postgresql", "mariadb"})
+  public String server;
+
+  /** The system under test; on MariaDB, {@code lease} or {@code floor}. */
   @Param({"lease", "floor", "floor-set-local", "shedlock", "spring-integration"})
   public String system;
 
@@ -59,11 +71,29 @@ public class PostgresCycleBenchmark {
   /**
    * Sets up the system on fresh tables.
    *
+   * @throws IllegalArgumentException if the server is unknown, or the system is not measured on it
    * @throws Exception if it cannot be set up
    */
   @Setup(Level.Trial)
   public void open() throws Exception {
-    contender = CycleContender.open(system, JdbcServers.POSTGRESQL);
+    JdbcServers where;
+    switch (server) {
+      case "postgresql":
+        where = JdbcServers.POSTGRESQL;
+        break;
+      case "mariadb":
+        where = JdbcServers.MARIADB;
+        if (!JdbcCycleRunner.MARIADB_SYSTEMS.contains(system)) {
+          throw new IllegalArgumentException(
+              system
+                  + " is measured on PostgreSQL only; on MariaDB: -p system="
+                  + String.join(",", JdbcCycleRunner.MARIADB_SYSTEMS));
+        }
+        break;
+      default:
+        throw new IllegalArgumentException("unknown server " + server);
+    }
+    contender = CycleContender.open(system, where);
   }
 
   /**
@@ -100,7 +130,7 @@ public class PostgresCycleBenchmark {
      * @throws Exception if the key cannot be prepared
      */
     @Setup(Level.Trial)
-    public void open(PostgresCycleBenchmark benchmark) throws Exception {
+    public void open(JdbcCycleBenchmark benchmark) throws Exception {
       cycle = benchmark.contender.forThread(benchmark.threads.getAndIncrement());
     }
 
