@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,11 +30,10 @@ import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.jspecify.annotations.Nullable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
 
 /**
@@ -90,16 +88,13 @@ public final class MutantMain {
   }
 
   private static boolean run(Options options) throws IOException, InterruptedException {
-    Path out =
-        options.out != null
-            ? Files.createDirectories(options.out)
-            : Files.createTempDirectory("lease-mutants");
+    Path out = options.common.logDirectory("lease-mutants");
     System.out.printf(
         "lease mutation runs: %s against %s, %d s each, seed %d; logs in %s%n",
         options.mutants.stream().map(Mutant::label).toList(),
         options.sources.toAbsolutePath().normalize(),
         options.seconds,
-        options.seed,
+        options.common.seed,
         out);
     Map<Mutant, Path> built = new LinkedHashMap<>();
     for (Mutant mutant : options.mutants) {
@@ -148,7 +143,7 @@ public final class MutantMain {
               mutant.description()));
     }
     passed &= caught == built.size();
-    System.out.println("== mutants, seed " + options.seed + " ==");
+    System.out.println("== mutants, seed " + options.common.seed + " ==");
     summary.forEach(System.out::println);
     System.out.println(
         passed
@@ -241,9 +236,9 @@ public final class MutantMain {
                 "--seconds",
                 Integer.toString(options.seconds),
                 "--workers",
-                Integer.toString(options.workers),
+                Integer.toString(options.common.workers),
                 "--seed",
-                Long.toString(options.seed),
+                Long.toString(options.common.seed),
                 "--out",
                 out.toString(),
                 "--no-negative-control",
@@ -317,14 +312,7 @@ public final class MutantMain {
     @Option(names = "--seconds", paramLabel = "N", converter = PositiveInteger.class)
     int seconds = 20;
 
-    @Option(names = "--seed", paramLabel = "S")
-    long seed = ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
-
-    @Option(names = "--workers", paramLabel = "N", converter = PositiveInteger.class)
-    int workers = 4;
-
-    @Option(names = "--out", paramLabel = "DIR")
-    @Nullable Path out;
+    @Mixin DriverArguments common = new DriverArguments();
 
     @Option(
         names = "--mutant",
@@ -347,14 +335,7 @@ public final class MutantMain {
      * @throws IllegalArgumentException saying what is wrong, then how to call the driver
      */
     static Options parse(String[] args) {
-      Options options = new Options();
-      CommandLine command = new CommandLine(options);
-      try {
-        command.parseArgs(args);
-      } catch (ParameterException bad) {
-        throw new IllegalArgumentException(
-            bad.getMessage() + "\nusage: " + command.getHelp().synopsis(0).strip(), bad);
-      }
+      Options options = DriverArguments.parse(new Options(), args);
       options.mutants =
           options.chosen.isEmpty()
               ? EnumSet.copyOf(Mutant.DEFAULT)

@@ -10,17 +10,13 @@ import dev.rivus.agentkit.lease.safety.faults.StorageFaults;
 import dev.rivus.agentkit.lease.safety.store.StoreKind;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
-import org.jspecify.annotations.Nullable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /**
  * The harness's driver and entry point:
@@ -68,10 +64,7 @@ public final class SafetyMain {
       Options options = Options.parse(args);
       phases = options.phases();
       minimum = new Minimum(options.minFencedOperations, options.minFaults);
-      out =
-          options.out != null
-              ? Files.createDirectories(options.out)
-              : Files.createTempDirectory("lease-safety");
+      out = options.common.logDirectory("lease-safety");
     } catch (IllegalArgumentException bad) {
       System.err.println("safety: " + bad.getMessage());
       System.exit(64);
@@ -200,14 +193,7 @@ public final class SafetyMain {
     @Option(names = "--seconds", paramLabel = "N", converter = PositiveInteger.class)
     int seconds = 60;
 
-    @Option(names = "--seed", paramLabel = "S")
-    long seed = ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
-
-    @Option(names = "--workers", paramLabel = "N", converter = PositiveInteger.class)
-    int workers = 4;
-
-    @Option(names = "--out", paramLabel = "DIR")
-    @Nullable Path out;
+    @Mixin DriverArguments common = new DriverArguments();
 
     @Option(names = "--no-negative-control")
     boolean noNegativeControl;
@@ -233,14 +219,7 @@ public final class SafetyMain {
      * @throws IllegalArgumentException saying what is wrong, then how to call the driver
      */
     static Options parse(String[] args) {
-      Options options = new Options();
-      CommandLine command = new CommandLine(options);
-      try {
-        command.parseArgs(args);
-      } catch (ParameterException bad) {
-        throw new IllegalArgumentException(
-            bad.getMessage() + "\nusage: " + command.getHelp().synopsis(0).strip(), bad);
-      }
+      Options options = DriverArguments.parse(new Options(), args);
       if (!options.repository.matches(
           "file|sqlite|postgres|mariadb|postgres-restart|mariadb-restart|all")) {
         throw new IllegalArgumentException(
@@ -279,8 +258,8 @@ public final class SafetyMain {
                   store,
                   !noFencing,
                   duration,
-                  workers,
-                  seed + phases.size(),
+                  common.workers,
+                  common.seed + phases.size(),
                   expectViolations));
         }
       }
@@ -293,8 +272,8 @@ public final class SafetyMain {
                 StoreKind.BROKEN,
                 false,
                 control,
-                workers,
-                seed + phases.size(),
+                common.workers,
+                common.seed + phases.size(),
                 true));
       }
       return phases;
