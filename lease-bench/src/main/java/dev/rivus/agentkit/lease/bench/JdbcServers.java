@@ -10,17 +10,16 @@ import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Locale;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The database servers the JDBC benchmarks run against, the {@link SharedServer}s at their
  * benchmark URLs, from the environment: {@code LEASE_BENCH_POSTGRES_URL} (default {@code
  * jdbc:postgresql://127.0.0.1:5432/test?user=root}) and {@code LEASE_BENCH_MARIADB_URL} (default
  * {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}). Every benchmark works on tables of fresh
- * names and drops them after, with their {@code _fence} companions.
+ * names and drops them after, with their {@code _fence} companions. The SQL that differs between
+ * the servers is the {@link SharedServer}'s; what is the benchmarks' own is here: their pools and
+ * connections named for {@code pg_stat_activity}.
  */
 enum JdbcServers {
   POSTGRESQL(SharedServer.POSTGRES),
@@ -78,19 +77,16 @@ enum JdbcServers {
     return new HikariDataSource(config);
   }
 
-  /** A table name no other run uses: {@code bench_<what>_<8 hex digits>}. */
+  /** A table name no other run uses: {@code bench_<what>_<hex digits>}. */
   static String freshTable(String what) {
-    return String.format(
-        Locale.ROOT, "bench_%s_%08x", what, ThreadLocalRandom.current().nextInt() & 0xffffffffL);
+    return SharedServer.freshTableName("bench_" + what + "_");
   }
 
-  /** Drops the tables, and the {@code _fence} companion of each, if they exist. */
+  /** Drops the lease tables, and the {@code _fence} companion of each, if they exist. */
   void drop(String... tables) throws SQLException {
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement()) {
+    try (Connection connection = connect()) {
       for (String table : tables) {
-        statement.execute("DROP TABLE IF EXISTS " + table + "_fence");
-        statement.execute("DROP TABLE IF EXISTS " + table);
+        shared.dropLeaseTable(connection, table);
       }
     }
   }

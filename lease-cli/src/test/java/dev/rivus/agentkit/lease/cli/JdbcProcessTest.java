@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import dev.rivus.agentkit.lease.testsupport.TcpProxy;
 import java.net.URI;
 import java.util.ArrayList;
@@ -30,9 +31,9 @@ abstract class JdbcProcessTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The server this test runs on. */
-  abstract TestDatabase database();
+  abstract SharedServer database();
 
-  final String table = TestDatabase.freshTableName();
+  final String table = SharedServer.freshTableName("lease_cli_");
   private boolean reachable;
 
   @BeforeEach
@@ -216,7 +217,9 @@ abstract class JdbcProcessTest {
 
   @Test
   void aTableOfThatNameThatIsNotALeaseTableIsRefusedAndLeftAlone() throws Exception {
-    database().createForeignTable(table);
+    // A table of this name that is not a lease table, as another application would make.
+    database().execute("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, note VARCHAR(20))");
+    database().execute("INSERT INTO " + table + " VALUES (1, 'theirs')");
 
     LeaseTool run = LeaseTool.run(lease("run", "job", "--", "echo", "ran"));
 

@@ -4,11 +4,13 @@
  */
 package dev.rivus.agentkit.lease.cli;
 
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
+
 /** {@link JdbcProcessTest} on MariaDB. */
 class MariaDbJdbcProcessTest extends JdbcProcessTest {
 
   @Override
-  TestDatabase database() {
-    return TestDatabase.MARIADB;
+  SharedServer database() {
+    return SharedServer.MARIADB;
   }
 }

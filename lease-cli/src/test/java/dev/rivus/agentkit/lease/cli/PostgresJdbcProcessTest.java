@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 class PostgresJdbcProcessTest extends JdbcProcessTest {
 
   @Override
-  TestDatabase database() {
-    return TestDatabase.POSTGRES;
+  SharedServer database() {
+    return SharedServer.POSTGRES;
   }
 
   @Test

@@ -7,26 +7,20 @@ package dev.rivus.agentkit.lease.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,10 +143,10 @@ class ReleaseArchiveIT {
   }
 
   @ParameterizedTest
-  @EnumSource(Database.class)
-  void runsACommandUnderALeaseOnADatabase(Database database) throws Exception {
+  @EnumSource(SharedServer.class)
+  void runsACommandUnderALeaseOnADatabase(SharedServer database) throws Exception {
     database.requireReachable();
-    String table = "lease_dist_" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    String table = SharedServer.freshTableName("lease_dist_");
     Path work = Files.createDirectories(root.resolve("work-" + database));
     try {
       // The URL from the environment, the table created on first use.
@@ -168,14 +162,14 @@ class ReleaseArchiveIT {
                   "-c",
                   "echo \"$LEASE_KEY $LEASE_TOKEN\""),
               work,
-              Map.of("LEASE_JDBC_URL", database.url));
+              Map.of("LEASE_JDBC_URL", database.url()));
       assertThat(run.code).as(run.toString()).isZero();
       assertThat(run.stdout).matches("job \\d{16}\\R");
       assertThat(run.stderr).isEmpty();
 
       Result status =
           lease(
-              List.of("status", "--jdbc", database.url, "--jdbc-table", table, "job", "--json"),
+              List.of("status", "--jdbc", database.url(), "--jdbc-table", table, "job", "--json"),
               work,
               Map.of());
       assertThat(status.code).as(status.toString()).isZero();
@@ -184,48 +178,7 @@ class ReleaseArchiveIT {
         assertThat(files).as("no SQLite database made on the side").isEmpty();
       }
     } finally {
-      database.drop(table);
-    }
-  }
-
-  /**
-   * The database servers of the tests (as in lease-cli's tests): unreachable, a test is skipped, or
-   * fails on CI ({@code CI=true}).
-   */
-  private enum Database {
-    POSTGRES("LEASE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=root"),
-    MARIADB("LEASE_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
-
-    final String url;
-
-    Database(String variable, String defaultUrl) {
-      this.url = System.getenv().getOrDefault(variable, defaultUrl);
-    }
-
-    void requireReachable() {
-      String unreachable;
-      try (Connection connection = DriverManager.getConnection(url)) {
-        if (connection.isValid(5)) {
-          return;
-        }
-        unreachable = "the connection is not valid";
-      } catch (SQLException e) {
-        unreachable = String.valueOf(e.getMessage());
-      }
-      String message = this + " at " + url + " unreachable: " + unreachable;
-      if ("true".equals(System.getenv("CI"))) {
-        Assertions.fail(message + " (CI=true: the server is required)");
-      }
-      Assumptions.abort(message);
-    }
-
-    /** Drops a lease table of a test, and a companion TABLE_fence if there is one. */
-    void drop(String table) throws SQLException {
-      try (Connection connection = DriverManager.getConnection(url);
-          Statement statement = connection.createStatement()) {
-        statement.execute("DROP TABLE IF EXISTS " + table);
-        statement.execute("DROP TABLE IF EXISTS " + table + "_fence");
-      }
+      database.dropLeaseTable(table);
     }
   }
 

@@ -75,21 +75,10 @@ final class TestDatabase implements AutoCloseable {
     }
   }
 
-  /** How many sessions wait for a lock in a statement that starts with {@code statement}. */
+  /** How many sessions wait for a lock in a statement that contains {@code statement}. */
   long lockWaits(String statement) throws SQLException {
-    String query =
-        server == TestServer.POSTGRES
-            ? "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                + " AND query LIKE ?"
-            : "SELECT count(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'"
-                + " AND trx_query LIKE ?";
-    try (Connection connection = pool.getConnection();
-        java.sql.PreparedStatement waits = connection.prepareStatement(query)) {
-      waits.setString(1, statement + "%");
-      try (ResultSet row = waits.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
+    try (Connection connection = pool.getConnection()) {
+      return server.shared().lockWaits(connection, statement);
     }
   }
 

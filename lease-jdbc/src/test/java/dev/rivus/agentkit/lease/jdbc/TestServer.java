@@ -8,59 +8,35 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import dev.rivus.agentkit.lease.testsupport.TcpProxy;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
  * A database server the tests use, a {@link SharedServer} (its URL from the environment, by default
  * a local one), with what these tests do on it. Unreachable, the tests are reported as skipped,
  * with the reason; on CI ({@code CI=true}) they fail instead, so that a missing server is never
- * mistaken for a pass.
+ * mistaken for a pass. What is the server's own (its SQL) is the {@link SharedServer}'s; what is
+ * these tests' own is here: HikariCP pools and a column type for bytes.
  */
 enum TestServer {
-  POSTGRES(
-      SharedServer.POSTGRES,
-      "SELECT pg_terminate_backend(%d)",
-      "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
-      "bytea",
-      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-          + " AND position(? in query) > 0"),
-  MARIADB(
-      SharedServer.MARIADB,
-      "KILL %d",
-      "SELECT ID, HOST FROM information_schema.PROCESSLIST",
-      "VARBINARY(16)",
-      "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
-          + " AND LOCATE(?, trx_query) > 0");
+  POSTGRES(SharedServer.POSTGRES, "bytea"),
+  MARIADB(SharedServer.MARIADB, "VARBINARY(16)");
 
   private final SharedServer shared;
   private final String url;
-  private final String endSession;
-  private final String sessionsWithClientPorts;
   private final String binaryType;
-  private final String lockWaits;
 
-  TestServer(
-      SharedServer shared,
-      String endSession,
-      String sessionsWithClientPorts,
-      String binaryType,
-      String lockWaits) {
+  TestServer(SharedServer shared, String binaryType) {
     this.shared = shared;
     this.url = shared.url();
-    this.endSession = endSession;
-    this.sessionsWithClientPorts = sessionsWithClientPorts;
     this.binaryType = binaryType;
-    this.lockWaits = lockWaits;
+  }
+
+  /** The shared server this is. */
+  SharedServer shared() {
+    return shared;
   }
 
   /** The JDBC URL of the server. */
@@ -73,14 +49,7 @@ enum TestServer {
    * own account.
    */
   long lockWaits(String text) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(url);
-        java.sql.PreparedStatement select = connection.prepareStatement(lockWaits)) {
-      select.setString(1, text);
-      try (java.sql.ResultSet row = select.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    }
+    return shared.lockWaits(text);
   }
 
   /** The product name, as the driver reports it. */
@@ -126,8 +95,7 @@ enum TestServer {
 
   /** A table name no other test uses. */
   static String freshTableName() {
-    return "lease_t_"
-        + Long.toHexString(ThreadLocalRandom.current().nextLong()).toLowerCase(Locale.ROOT);
+    return SharedServer.freshTableName("lease_t_");
   }
 
   /**
@@ -135,18 +103,17 @@ enum TestServer {
    * #freshTableName()}.
    */
   void drop(String table) throws SQLException {
-    execute("DROP TABLE IF EXISTS " + table);
-    execute("DROP TABLE IF EXISTS " + table + "_fence");
+    shared.dropLeaseTable(table);
   }
 
   /** Runs one statement on a connection of its own. */
   void run(String sql) throws SQLException {
-    execute(sql);
+    shared.execute(sql);
   }
 
   /** Ends a database session, as a network failure or an administrator would. */
   void endSession(long sessionId) throws SQLException {
-    execute(String.format(Locale.ROOT, endSession, sessionId));
+    shared.endSession(sessionId);
   }
 
   /**
@@ -155,33 +122,6 @@ enum TestServer {
    * administrator would; returns the sessions it ended.
    */
   List<Long> endSessionsFromClientPorts(Set<Integer> clientPorts) throws SQLException {
-    List<Long> sessions = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(url);
-        Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery(sessionsWithClientPorts)) {
-      while (row.next()) {
-        // PostgreSQL reports the port alone, MariaDB host:port.
-        String client = String.valueOf(row.getObject(2));
-        String port = client.substring(client.lastIndexOf(':') + 1);
-        if (port.matches("[0-9]{1,5}") && clientPorts.contains(Integer.parseInt(port))) {
-          sessions.add(row.getLong(1));
-        }
-      }
-    }
-    for (long session : sessions) {
-      try {
-        endSession(session);
-      } catch (SQLException alreadyGone) {
-        // MariaDB: "Unknown thread id" for a session that ended meanwhile
-      }
-    }
-    return sessions;
-  }
-
-  private void execute(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(url);
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
+    return shared.endSessionsFromClientPorts(clientPorts);
   }
 }

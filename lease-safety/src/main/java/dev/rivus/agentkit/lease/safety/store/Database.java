@@ -7,51 +7,32 @@ package dev.rivus.agentkit.lease.safety.store;
 import dev.rivus.agentkit.lease.testsupport.PrivateServer;
 import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.net.URI;
-import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A shared database server a phase attacks, the {@link SharedServer} of lease-jdbc's tests (named
  * by the same environment variables, {@code LEASE_TEST_POSTGRES_URL} and {@code
  * LEASE_TEST_MARIADB_URL}, by default the local servers): what differs between them in the
- * harness's own SQL (ending a session, finding sessions by client port, sleeping inside a
- * transaction) and in their URLs.
+ * harness's URLs; what differs in SQL (ending a session, finding sessions by client port, sleeping
+ * inside a transaction) and the drivers' timeouts are the {@link SharedServer}'s.
  *
  * <p>Thread-safe: immutable.
  */
 public enum Database {
   /** PostgreSQL. */
-  POSTGRES(
-      SharedServer.POSTGRES,
-      "SELECT pg_terminate_backend(%d)",
-      "SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL",
-      "SELECT pg_sleep(?)",
-      "socketTimeout=10&connectTimeout=5"),
+  POSTGRES(SharedServer.POSTGRES),
   /** MariaDB. */
-  MARIADB(
-      SharedServer.MARIADB,
-      "KILL %d",
-      "SELECT ID, HOST FROM information_schema.PROCESSLIST",
-      "SELECT SLEEP(?)",
-      "socketTimeout=10000&connectTimeout=5000");
+  MARIADB(SharedServer.MARIADB);
 
   private final SharedServer shared;
-  private final String endSession;
-  private final String sessionsWithClientPorts;
-  private final String sleep;
-  private final String timeouts;
 
-  Database(
-      SharedServer shared,
-      String endSession,
-      String sessionsWithClientPorts,
-      String sleep,
-      String timeouts) {
+  Database(SharedServer shared) {
     this.shared = shared;
-    this.endSession = endSession;
-    this.sessionsWithClientPorts = sessionsWithClientPorts;
-    this.sleep = sleep;
-    this.timeouts = timeouts;
+  }
+
+  /** The shared server this is, with the SQL that differs between the products. */
+  SharedServer shared() {
+    return shared;
   }
 
   /**
@@ -91,27 +72,12 @@ public enum Database {
     String proxied =
         url.replaceFirst(
             "//" + java.util.regex.Pattern.quote(address.getRawAuthority()), "//127.0.0.1:" + port);
-    return proxied + (proxied.contains("?") ? "&" : "?") + timeouts;
+    return proxied + (proxied.contains("?") ? "&" : "?") + shared.timeoutParameters();
   }
 
   /** A server's host and port, from its JDBC URL. */
   static URI address(String url) {
     return URI.create(url.substring("jdbc:".length()));
-  }
-
-  /** The statement that ends session {@code id}. */
-  String endSession(long id) {
-    return String.format(Locale.ROOT, endSession, id);
-  }
-
-  /** A query of (session id, client port or host:port) for every session. */
-  String sessionsWithClientPorts() {
-    return sessionsWithClientPorts;
-  }
-
-  /** A statement that sleeps for its one parameter, in seconds, on the server. */
-  String sleep() {
-    return sleep;
   }
 
   /**

@@ -151,27 +151,9 @@ public final class DatabasePhase implements AutoCloseable {
    */
   public List<Long> endSessions(int index) throws SQLException {
     Set<Integer> ports = proxies.get(index).serverSidePorts();
-    List<Long> sessions = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(url);
-        Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery(database.sessionsWithClientPorts())) {
-      while (row.next()) {
-        // PostgreSQL reports the port alone, MariaDB host:port.
-        String client = String.valueOf(row.getObject(2));
-        String port = client.substring(client.lastIndexOf(':') + 1);
-        if (port.matches("[0-9]{1,5}") && ports.contains(Integer.parseInt(port))) {
-          sessions.add(row.getLong(1));
-        }
-      }
+    try (Connection connection = DriverManager.getConnection(url)) {
+      return database.shared().endSessionsFromClientPorts(connection, ports);
     }
-    for (long session : sessions) {
-      try {
-        execute(database.endSession(session));
-      } catch (SQLException alreadyGone) {
-        // MariaDB: "Unknown thread id" for a session that ended meanwhile
-      }
-    }
-    return sessions;
   }
 
   /**

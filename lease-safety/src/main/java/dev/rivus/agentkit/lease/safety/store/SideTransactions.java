@@ -98,7 +98,7 @@ public final class SideTransactions {
         value = row.getLong(1) + 1;
       }
     }
-    try (PreparedStatement pause = c.prepareStatement(store.database().sleep())) {
+    try (PreparedStatement pause = c.prepareStatement(store.database().shared().sleepStatement())) {
       pause.setDouble(1, sleep);
       pause.execute();
     }
