@@ -50,13 +50,7 @@ final class KeyBlocking {
       for (DriverEntry fault : logs.faults(kind)) {
         long at = fault.nanos();
         String worker = fault.worker();
-        for (Acquisition held : logs.acquisitions) {
-          String lease = held.worker() + "/" + held.key() + "/" + held.token();
-          if (!held.worker().equals(worker)
-              || held.okNanos() > at
-              || ends.getOrDefault(lease, Long.MAX_VALUE) < at) {
-            continue;
-          }
+        for (Acquisition held : Takeovers.heldAt(logs, ends, worker, at)) {
           Acquisition next = successor(logs, held, at);
           long entered = next == null ? -1 : entry(logs, next);
           if (next == null || entered < 0) {

@@ -33,14 +33,7 @@ final class Takeovers {
       int notTaken = 0;
       for (DriverEntry fault : logs.faults(kind[0])) {
         long at = fault.nanos();
-        String worker = fault.worker();
-        for (Acquisition held : logs.acquisitions) {
-          String lease = held.worker() + "/" + held.key() + "/" + held.token();
-          if (!held.worker().equals(worker)
-              || held.okNanos() > at
-              || ends.getOrDefault(lease, Long.MAX_VALUE) < at) {
-            continue;
-          }
+        for (Acquisition held : heldAt(logs, ends, fault.worker(), at)) {
           long next = nextTakeover(logs, held, at);
           if (next < 0) {
             notTaken++;
@@ -62,6 +55,23 @@ final class Takeovers {
       }
     }
     return first;
+  }
+
+  /**
+   * The leases a worker held, in its own view, at a moment: acquired by then and neither being
+   * released nor lost yet ({@code ends} from {@link #leaseEnds}).
+   */
+  static List<Acquisition> heldAt(Logs logs, Map<String, Long> ends, String worker, long at) {
+    List<Acquisition> held = new ArrayList<>();
+    for (Acquisition a : logs.acquisitions) {
+      String lease = a.worker() + "/" + a.key() + "/" + a.token();
+      if (a.worker().equals(worker)
+          && a.okNanos() <= at
+          && ends.getOrDefault(lease, Long.MAX_VALUE) >= at) {
+        held.add(a);
+      }
+    }
+    return held;
   }
 
   /** When each lease stopped being held in its worker's view: release began, or it was lost. */
