@@ -17,6 +17,7 @@ import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import dev.rivus.agentkit.lease.testkit.Samples;
@@ -412,16 +413,27 @@ class FencedTransactionTest {
 
   /** Writes the next generation, as a successor on another host would after the TTL. */
   static void takeOver(LeaseRepository repository, String key) {
-    LeaseSnapshot current = repository.load(key).orElseThrow();
-    LeaseSnapshot next =
-        new LeaseSnapshot(
-            key,
-            current.generation() + 1,
-            current.revision() + 1,
-            LeaseState.HELD,
-            Samples.unknownHolder("successor"),
-            LONG_TTL,
-            Instant.now());
-    repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, next, current.revision()));
+    // The holder's renewal may land between the load and the save (found with a 200 ms heartbeat:
+    // RevisionConflict); a successor then reads again, as the manager's acquisition does.
+    for (int attempt = 1; ; attempt++) {
+      LeaseSnapshot current = repository.load(key).orElseThrow();
+      LeaseSnapshot next =
+          new LeaseSnapshot(
+              key,
+              current.generation() + 1,
+              current.revision() + 1,
+              LeaseState.HELD,
+              Samples.unknownHolder("successor"),
+              LONG_TTL,
+              Instant.now());
+      try {
+        repository.save(new LeaseWrite(LeaseWrite.Intent.ACQUIRE, next, current.revision()));
+        return;
+      } catch (RevisionConflict renewedMeanwhile) {
+        if (attempt == 10) {
+          throw renewedMeanwhile;
+        }
+      }
+    }
   }
 }
