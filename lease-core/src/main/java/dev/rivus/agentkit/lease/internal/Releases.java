@@ -5,7 +5,6 @@
 package dev.rivus.agentkit.lease.internal;
 
 import dev.rivus.agentkit.lease.LeaseException;
-import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
@@ -13,7 +12,6 @@ import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,16 +33,12 @@ final class Releases {
   private static final int RELEASE_ATTEMPTS = 3;
 
   private final ManagerParts parts;
-  private final LeaseRepository repository;
-  private final Clock wallClock;
 
   /** Tells the manager that a lease of a closing manager ended: rounds no longer visit it. */
   private final Consumer<ManagedLease> forget;
 
   Releases(ManagerParts parts, Consumer<ManagedLease> forget) {
     this.parts = parts;
-    this.repository = parts.repository();
-    this.wallClock = parts.wallClock();
     this.forget = forget;
   }
 
@@ -98,11 +92,11 @@ final class Releases {
   private void releaseAll(List<ManagedLease> leases) {
     List<LeaseWrite> writes = new ArrayList<>(leases.size());
     for (ManagedLease lease : leases) {
-      writes.add(lease.current().release(wallClock.instant()));
+      writes.add(lease.current().release(parts.wallClock().instant()));
     }
     List<SaveOutcome> outcomes;
     try {
-      outcomes = repository.saveAll(writes);
+      outcomes = parts.repository().saveAll(writes);
     } catch (RuntimeException failure) {
       parts
           .warnings()
@@ -136,9 +130,9 @@ final class Releases {
         "lease '" + attempted.key() + "'",
         () -> {
           try {
-            Optional<LeaseSnapshot> stored = repository.load(attempted.key());
+            Optional<LeaseSnapshot> stored = parts.repository().load(attempted.key());
             if (stored.isPresent() && stored.get().equals(attempted.snapshot())) {
-              repository.save(attempted.snapshot().release(wallClock.instant()));
+              parts.repository().save(attempted.snapshot().release(parts.wallClock().instant()));
             }
           } catch (LeaseException stillFailing) {
             failure.addSuppressed(stillFailing);
@@ -161,14 +155,14 @@ final class Releases {
     LeaseSnapshot current = mine;
     for (int attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
       try {
-        LeaseWrite release = current.release(wallClock.instant());
-        repository.save(release);
+        LeaseWrite release = current.release(parts.wallClock().instant());
+        parts.repository().save(release);
         parts.ownTombstones().written(release.snapshot());
         return null;
       } catch (RevisionConflict conflict) {
         Optional<LeaseSnapshot> stored;
         try {
-          stored = repository.load(mine.key());
+          stored = parts.repository().load(mine.key());
         } catch (StoreLost lost) {
           return null; // the store is gone, and the record with it
         } catch (RuntimeException failure) {

@@ -14,8 +14,6 @@ import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
-import dev.rivus.agentkit.lease.platform.Ticker;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,12 +50,6 @@ import org.jspecify.annotations.Nullable;
 final class Renewer {
 
   private final ManagerParts parts;
-  private final LeaseRepository repository;
-  private final Ticker ticker;
-  private final Clock wallClock;
-  private final Events events;
-  private final LeaseScheduler scheduler;
-  private final Timing timing;
 
   /** The manager's held leases, in key order: visited by ticks and rounds, changed by others. */
   private final Iterable<ManagedLease> held;
@@ -90,12 +82,6 @@ final class Renewer {
       Consumer<StoreLost> storeLost,
       Runnable checkKeyLocks) {
     this.parts = parts;
-    this.repository = parts.repository();
-    this.ticker = parts.ticker();
-    this.wallClock = parts.wallClock();
-    this.events = parts.events();
-    this.scheduler = parts.scheduler();
-    this.timing = parts.timing();
     this.held = held;
     this.storeLost = storeLost;
     this.checkKeyLocks = checkKeyLocks;
@@ -132,7 +118,7 @@ final class Renewer {
    * falling due, and the round, which visits them anyway, sees which.
    */
   private void tick() {
-    long now = ticker.nanoTime();
+    long now = parts.ticker().nanoTime();
     long seenAdditions;
     synchronized (this) {
       // This tick is under way: a lease added from now on must schedule its own (see tickBy).
@@ -153,7 +139,7 @@ final class Renewer {
       }
     }
     if (seenAdditions < 0) {
-      scheduler.execute(Lane.REPOSITORY, this::round);
+      parts.scheduler().execute(Lane.REPOSITORY, this::round);
     } else {
       expireAndStart(now, seenAdditions);
     }
@@ -199,7 +185,7 @@ final class Renewer {
       tickBy(roundRunning ? nextDeadline : Math.min(nextDeadline, nextDue));
     }
     if (startRound) {
-      scheduler.execute(Lane.REPOSITORY, this::round);
+      parts.scheduler().execute(Lane.REPOSITORY, this::round);
     }
   }
 
@@ -216,9 +202,9 @@ final class Renewer {
     boolean visitedAll = false;
     LateRound late = null;
     try {
-      long start = ticker.nanoTime();
-      long horizon = start + timing.heartbeatNanos() / 2;
-      Instant now = wallClock.instant();
+      long start = parts.ticker().nanoTime();
+      long horizon = start + parts.timing().heartbeatNanos() / 2;
+      Instant now = parts.wallClock().instant();
       List<LeaseWrite> writes = new ArrayList<>(lastBatchSize);
       ManagedLease atRisk = null; // the due lease with the earliest deadline
       Losses expired = new Losses(); // found past their deadline before the timer: one log line
@@ -279,19 +265,19 @@ final class Renewer {
       List<ManagedLease> due, List<LeaseWrite> writes, long start, Next next, Told told) {
     List<SaveOutcome> outcomes;
     try {
-      outcomes = repository.saveAll(writes);
+      outcomes = parts.repository().saveAll(writes);
     } catch (StoreLost lost) {
       storeLost.accept(lost);
       return;
     } catch (RuntimeException failure) {
-      long retryAt = ticker.nanoTime() + timing.retryNanos();
+      long retryAt = parts.ticker().nanoTime() + parts.timing().retryNanos();
       for (ManagedLease lease : due) {
         renewalFailed(lease, failure, retryAt, told);
         next.see(lease);
       }
       return;
     }
-    told.latency = Duration.ofNanos(ticker.nanoTime() - start);
+    told.latency = Duration.ofNanos(parts.ticker().nanoTime() - start);
     for (int i = 0; i < due.size(); i++) {
       ManagedLease lease = due.get(i);
       SaveOutcome outcome = outcomes.get(i);
@@ -302,7 +288,8 @@ final class Renewer {
       } else if (failure instanceof RevisionConflict conflict) {
         reconcile(lease, conflict, told);
       } else {
-        renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos(), told);
+        renewalFailed(
+            lease, failure, parts.ticker().nanoTime() + parts.timing().retryNanos(), told);
       }
       next.see(lease);
     }
@@ -312,8 +299,9 @@ final class Renewer {
   private void renewalFailed(
       ManagedLease lease, RuntimeException failure, long retryAtNanos, Told told) {
     lease.renewalFailed(failure, retryAtNanos);
-    if (events.enabled()) {
-      Duration left = Duration.ofNanos(Math.max(0, lease.deadlineNanos() - ticker.nanoTime()));
+    if (parts.events().enabled()) {
+      Duration left =
+          Duration.ofNanos(Math.max(0, lease.deadlineNanos() - parts.ticker().nanoTime()));
       told.failed(new Events.FailedRenewal(lease, failure, left));
     }
   }
@@ -326,7 +314,7 @@ final class Renewer {
     Duration latency = Duration.ZERO;
 
     void renewed(ManagedLease lease) {
-      if (events.enabled()) {
+      if (parts.events().enabled()) {
         renewed.add(lease);
       }
     }
@@ -336,8 +324,8 @@ final class Renewer {
     }
 
     void tell() {
-      events.renewed(renewed, latency);
-      events.renewalsFailed(failed);
+      parts.events().renewed(renewed, latency);
+      parts.events().renewalsFailed(failed);
       losses.tell(parts);
     }
   }
@@ -363,13 +351,13 @@ final class Renewer {
   private void reconcile(ManagedLease lease, RevisionConflict conflict, Told told) {
     Optional<LeaseSnapshot> stored;
     try {
-      stored = repository.load(lease.key());
+      stored = parts.repository().load(lease.key());
     } catch (StoreLost lost) {
       storeLost.accept(lost);
       return;
     } catch (RuntimeException failure) {
       failure.addSuppressed(conflict);
-      renewalFailed(lease, failure, ticker.nanoTime() + timing.retryNanos(), told);
+      renewalFailed(lease, failure, parts.ticker().nanoTime() + parts.timing().retryNanos(), told);
       return;
     }
     if (stored.isPresent()
@@ -394,7 +382,7 @@ final class Renewer {
           told.losses);
     } else if (stored.isPresent() && lease.isOwnRecord(stored.get())) {
       // Our own earlier write landed although the call reported a failure: carry on from it.
-      lease.adopt(stored.get(), ticker.nanoTime());
+      lease.adopt(stored.get(), parts.ticker().nanoTime());
     } else if (stored.isEmpty() || stored.get().isFloor()) {
       lease.lose(LeaseLost.Reason.STORE_LOST, null, null, told.losses); // the record vanished
     } else {
@@ -415,6 +403,9 @@ final class Renewer {
     }
     tickAtNanos = atNanos;
     tick =
-        scheduler.schedule(Duration.ofNanos(Math.max(0, atNanos - ticker.nanoTime())), this::tick);
+        parts
+            .scheduler()
+            .schedule(
+                Duration.ofNanos(Math.max(0, atNanos - parts.ticker().nanoTime())), this::tick);
   }
 }
