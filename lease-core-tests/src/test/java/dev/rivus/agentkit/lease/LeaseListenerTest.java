@@ -458,9 +458,81 @@ class LeaseListenerTest {
     }
   }
 
-  /** Records every event, in order. */
+  @Test
+  void eachRenewalRoundIsToldOnceWithItsCounts() {
+    Lease first = manager.acquire("first");
+    Lease second = manager.acquire("second");
+    Lease third = manager.acquire("third");
+    platform.advance(HEARTBEAT);
+    assertThat(events.rounds).containsExactly(new RenewalRound("billing", 3, 3, 0, Duration.ZERO));
+
+    repository.startFailing();
+    platform.advance(HEARTBEAT);
+    assertThat(events.rounds).last().isEqualTo(new RenewalRound("billing", 3, 0, 3, Duration.ZERO));
+    repository.recover();
+    first.close();
+    second.close();
+    third.close();
+  }
+
+  @Test
+  void fencedWorkIsToldWithHowItEnded() throws Exception {
+    Lease lease = manager.acquire("task");
+    String done = lease.runFenced(token -> "done");
+    assertThat(done).isEqualTo("done");
+    assertThatThrownBy(
+            () ->
+                lease.runFenced(
+                    token -> {
+                      throw new IllegalStateException("the job's own failure");
+                    }))
+        .hasMessage("the job's own failure");
+    assertThatThrownBy(
+            () ->
+                lease.runFenced(
+                    token -> {
+                      repository.startFailing();
+                      platform.advance(TTL); // no renewal reaches the store: the lease expires
+                      return "too late";
+                    }))
+        .isInstanceOf(LeaseLost.class);
+
+    assertThat(events.fenced)
+        .extracting(FencedWorkEnded::outcome)
+        .containsExactly(
+            FencedWorkEnded.Outcome.COMPLETED,
+            FencedWorkEnded.Outcome.FAILED,
+            FencedWorkEnded.Outcome.LOST);
+    assertThat(events.fenced)
+        .allSatisfy(
+            ended -> {
+              assertThat(ended.manager()).isEqualTo("billing");
+              assertThat(ended.key()).isEqualTo("task");
+              assertThat(ended.generation()).isEqualTo(lease.generation());
+            });
+    // The work that outlived its lease took the TTL on the fake clock; the others no time at all.
+    assertThat(events.fenced).extracting(FencedWorkEnded::took).last().isEqualTo(TTL);
+    // Its end is told after the loss.
+    assertThat(events.all).last().isInstanceOf(LeaseEvent.Lost.class);
+    repository.recover();
+    lease.close();
+  }
+
+  /** Records every event, in order; rounds and fenced work apart. */
   private static final class Recorder implements LeaseListener {
     final List<LeaseEvent> all = new CopyOnWriteArrayList<>();
+    final List<RenewalRound> rounds = new CopyOnWriteArrayList<>();
+    final List<FencedWorkEnded> fenced = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void renewalRound(RenewalRound round) {
+      rounds.add(round);
+    }
+
+    @Override
+    public void fencedWorkEnded(FencedWorkEnded ended) {
+      fenced.add(ended);
+    }
 
     List<LeaseEvent> acquired() {
       return all.stream().filter(LeaseEvent.Acquired.class::isInstance).toList();

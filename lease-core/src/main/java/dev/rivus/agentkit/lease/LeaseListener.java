@@ -12,11 +12,12 @@ package dev.rivus.agentkit.lease;
  * reserved for its listener, never on the thread that acquires, renews or expires a lease. So a
  * listener that throws or blocks never changes a lease's state and never delays a renewal, an
  * expiry or an interrupt; what it throws is logged and dropped, and while it blocks, later events
- * wait in a queue (of 10,000 tasks, a renewal round being one; beyond that, events are dropped with
- * one warning). An implementation is called by one thread at a time. A lease's {@code acquired}
- * comes first and its {@code lost} or {@code released} last: nothing of it is told after its end.
- * Events queued when the manager is closed are still told; events after that are not, and {@link
- * LeaseManager#close()} does not wait for the listener.
+ * wait in a queue (of 10,000 tasks, a renewal round being two or three; beyond that, events are
+ * dropped with one warning). An implementation is called by one thread at a time. A lease's {@code
+ * acquired} comes first and its {@code lost} or {@code released} last: nothing of it is told after
+ * its end but the end of fenced work that its loss cut short. Events queued when the manager is
+ * closed are still told; events after that are not, and {@link LeaseManager#close()} does not wait
+ * for the listener.
  *
  * <p>{@link LeaseEvent.Renewed} comes once per lease per renewal, so with many leases a listener
  * should count rather than log it.
@@ -77,4 +78,21 @@ public interface LeaseListener {
    * @param event the key and generation released
    */
   default void released(LeaseEvent.Released event) {}
+
+  /**
+   * A renewal round took its outcomes: once per round, however many leases it renewed; a round
+   * whose write failed is told too. Not told for rounds that had nothing due.
+   *
+   * @param round how many leases the round renewed, and how long it took
+   */
+  default void renewalRound(RenewalRound round) {}
+
+  /**
+   * A call of {@link Lease#runFenced(FencedWork)} ended. Unlike the events above, it may come after
+   * its lease's end: work that ended because the lease was lost is told with {@link
+   * FencedWorkEnded.Outcome#LOST}.
+   *
+   * @param ended how long the work took and how it ended
+   */
+  default void fencedWorkEnded(FencedWorkEnded ended) {}
 }

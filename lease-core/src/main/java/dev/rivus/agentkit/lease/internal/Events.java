@@ -4,12 +4,14 @@
  */
 package dev.rivus.agentkit.lease.internal;
 
+import dev.rivus.agentkit.lease.FencedWorkEnded;
 import dev.rivus.agentkit.lease.LeaseEvent;
 import dev.rivus.agentkit.lease.LeaseEvent.Acquisition;
 import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.Liveness;
+import dev.rivus.agentkit.lease.RenewalRound;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import java.lang.System.Logger.Level;
@@ -143,6 +145,37 @@ final class Events {
     }
   }
 
+  /** A renewal round ended: how many leases it renewed, and how long it took. */
+  void roundEnded(int leases, int renewed, int failed, Duration took) {
+    if (enabled) {
+      queue(() -> deliverRound(new RenewalRound(manager, leases, renewed, failed, took)));
+    }
+  }
+
+  /** Fenced work ended; told even after the lease's end, which its outcome then says. */
+  void fencedWorkEnded(
+      String key, long generation, Duration took, FencedWorkEnded.Outcome outcome) {
+    if (enabled) {
+      queue(
+          () -> {
+            FencedWorkEnded ended = new FencedWorkEnded(manager, key, generation, took, outcome);
+            try {
+              listener.fencedWorkEnded(ended);
+            } catch (RuntimeException | Error e) {
+              dropped(e, ended);
+            }
+          });
+    }
+  }
+
+  private void deliverRound(RenewalRound round) {
+    try {
+      listener.renewalRound(round);
+    } catch (RuntimeException | Error e) {
+      dropped(e, round);
+    }
+  }
+
   /** A renewal that failed, with how much of the TTL was left when it did. */
   record FailedRenewal(ManagedLease lease, RuntimeException cause, Duration ttlLeft) {}
 
@@ -154,10 +187,14 @@ final class Events {
     try {
       method.accept(event);
     } catch (RuntimeException | Error e) {
-      if (e instanceof VirtualMachineError) {
-        throw e;
-      }
-      LOG.log(Level.WARNING, "the lease listener failed on " + event + "; event dropped", e);
+      dropped(e, event);
     }
+  }
+
+  private static void dropped(Throwable e, Object event) {
+    if (e instanceof VirtualMachineError error) {
+      throw error;
+    }
+    LOG.log(Level.WARNING, "the lease listener failed on " + event + "; event dropped", e);
   }
 }

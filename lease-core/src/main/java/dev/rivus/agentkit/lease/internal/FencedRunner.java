@@ -5,11 +5,13 @@
 package dev.rivus.agentkit.lease.internal;
 
 import dev.rivus.agentkit.lease.FencedWork;
+import dev.rivus.agentkit.lease.FencedWorkEnded;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWork;
 import dev.rivus.agentkit.lease.StoreLost;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -53,6 +55,28 @@ final class FencedRunner {
             "runFenced called from fenced work of the same lease '" + lease.key() + "'");
       }
     }
+    long start = parts.ticker().nanoTime();
+    FencedWorkEnded.Outcome outcome = FencedWorkEnded.Outcome.FAILED;
+    try {
+      T result = runUnderKeyLock(work, interruptible, thread);
+      outcome = FencedWorkEnded.Outcome.COMPLETED;
+      return result;
+    } catch (LeaseLost lost) {
+      outcome = FencedWorkEnded.Outcome.LOST;
+      throw lost;
+    } finally {
+      parts
+          .events()
+          .fencedWorkEnded(
+              lease.key(),
+              lease.generation(),
+              Duration.ofNanos(parts.ticker().nanoTime() - start),
+              outcome);
+    }
+  }
+
+  private <T extends @Nullable Object, X extends Exception> T runUnderKeyLock(
+      FencedWork<T, X> work, boolean interruptible, Thread thread) throws X, InterruptedException {
     WorkCall call = new WorkCall(lease, parts, interruptible);
     join(call);
     try {

@@ -257,7 +257,7 @@ final class Renewer {
     try {
       renew(due, writes, start, next, told);
     } finally {
-      told.tell();
+      told.tell(due.size(), Duration.ofNanos(parts.ticker().nanoTime() - start));
     }
   }
 
@@ -323,10 +323,11 @@ final class Renewer {
       failed.add(failure);
     }
 
-    void tell() {
+    void tell(int leases, Duration took) {
       parts.events().renewed(renewed, latency);
       parts.events().renewalsFailed(failed);
       losses.tell(parts);
+      parts.events().roundEnded(leases, renewed.size(), failed.size(), took);
     }
   }
 
