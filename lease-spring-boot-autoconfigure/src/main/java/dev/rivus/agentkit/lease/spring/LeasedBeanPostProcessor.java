@@ -1,0 +1,51 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.spring;
+
+import dev.rivus.agentkit.lease.LeaseManager;
+import java.util.function.Supplier;
+import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+
+/**
+ * Proxies the beans that have {@link Leased} methods, so that those methods run under their lease
+ * (see {@link LeasedInterceptor}). Its advice runs inside {@code @Async}'s, so an asynchronous
+ * method takes its lease on the thread that runs it. Declare it in a {@code static} {@code @Bean}
+ * method; the Spring Boot auto-configuration does. Thread-safe once the context has started.
+ */
+public final class LeasedBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+
+  private static final long serialVersionUID = 1L;
+
+  private final transient Supplier<LeaseManager> manager;
+  private final transient Supplier<HoldAtLeast> holds;
+
+  /**
+   * Makes the post-processor.
+   *
+   * @param manager gives the manager at the first call of a {@link Leased} method
+   * @param holds gives what keeps leases for their {@link Leased#holdAtLeast()}
+   */
+  public LeasedBeanPostProcessor(Supplier<LeaseManager> manager, Supplier<HoldAtLeast> holds) {
+    this.manager = manager;
+    this.holds = holds;
+    setBeforeExistingAdvisors(false);
+  }
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    super.setBeanFactory(beanFactory);
+    ConfigurableBeanFactory placeholders =
+        beanFactory instanceof ConfigurableBeanFactory configurable ? configurable : null;
+    this.advisor =
+        new DefaultPointcutAdvisor(
+            new AnnotationMatchingPointcut(null, Leased.class, true),
+            new LeasedInterceptor(
+                manager, placeholders == null ? null : placeholders::resolveEmbeddedValue, holds));
+  }
+}

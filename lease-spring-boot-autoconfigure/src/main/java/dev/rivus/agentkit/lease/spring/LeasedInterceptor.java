@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026 The Leases for Java authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package dev.rivus.agentkit.lease.spring;
+
+import dev.rivus.agentkit.lease.FencedWork;
+import dev.rivus.agentkit.lease.FencingToken;
+import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseHeld;
+import dev.rivus.agentkit.lease.LeaseManager;
+import java.lang.reflect.Method;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Runs {@link Leased} methods under their lease: acquire or skip, run as fenced work with the token
+ * bound, release (or hand the release to {@link HoldAtLeast}). Thread-safe: one interceptor serves
+ * every call of every {@code @Leased} method.
+ */
+public final class LeasedInterceptor implements MethodInterceptor {
+
+  private static final System.Logger LOG = System.getLogger(LeasedInterceptor.class.getName());
+
+  private final Supplier<LeaseManager> manager;
+  private final LeaseKeyResolver keys;
+  private final Supplier<HoldAtLeast> holds;
+  private final Map<Method, Settings> settings = new ConcurrentHashMap<>();
+
+  /**
+   * Makes an interceptor that takes its leases from {@code manager}. The suppliers are asked at
+   * each call, so that the manager, its store and its DataSource are made when first needed, not
+   * when the beans are post-processed.
+   *
+   * @param manager the manager of the application's leases
+   * @param placeholders resolves {@code ${...}} in keys, or null for none
+   * @param holds keeps leases held until their {@link Leased#holdAtLeast()} has passed
+   */
+  public LeasedInterceptor(
+      Supplier<LeaseManager> manager,
+      @Nullable StringValueResolver placeholders,
+      Supplier<HoldAtLeast> holds) {
+    this.manager = manager;
+    this.keys = new LeaseKeyResolver(placeholders);
+    this.holds = holds;
+  }
+
+  @Override
+  public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+    Object target = invocation.getThis();
+    Method method =
+        target == null
+            ? invocation.getMethod()
+            : AopUtils.getMostSpecificMethod(invocation.getMethod(), target.getClass());
+    Settings call = settings.computeIfAbsent(method, Settings::of);
+    String key = keys.key(call.key(), method, target, invocation.getArguments());
+    long start = System.nanoTime();
+    Lease lease;
+    try {
+      LeaseManager leases = manager.get();
+      lease = call.maxWait().isZero() ? leases.acquire(key) : leases.acquire(key, call.maxWait());
+    } catch (LeaseHeld held) {
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          () -> "skipped " + method.getName() + ": the lease '" + key + "' is held elsewhere");
+      return skipped(method.getReturnType());
+    }
+    try {
+      return lease.runFenced(work(invocation, lease));
+    } finally {
+      Duration held = Duration.ofNanos(System.nanoTime() - start);
+      Duration rest = call.holdAtLeast().minus(held);
+      if (rest.isNegative() || rest.isZero() || !lease.isHeld()) {
+        lease.close();
+      } else {
+        holds.get().closeLater(lease, rest);
+      }
+    }
+  }
+
+  // The work's T is @Nullable Object; NullAway's standard mode (the Java 17 build) reads the
+  // lambda's return against a non-null T.
+  @SuppressWarnings("NullAway")
+  private static FencedWork<@Nullable Object, Exception> work(
+      MethodInvocation invocation, Lease lease) {
+    return token -> proceed(invocation, lease, token);
+  }
+
+  private static @Nullable Object proceed(
+      MethodInvocation invocation, Lease lease, FencingToken token) throws Exception {
+    if (invocation instanceof ProxyMethodInvocation proxied) {
+      proxied.setArguments(withLease(invocation.getArguments(), lease, token, invocation));
+    }
+    CurrentLease.Held before = CurrentLease.set(lease, token);
+    try {
+      return invocation.proceed();
+    } catch (Exception | Error e) {
+      throw e;
+    } catch (Throwable other) {
+      throw new UndeclaredThrowableException(other);
+    } finally {
+      CurrentLease.restore(before);
+    }
+  }
+
+  /** The arguments, with the lease and its token in the parameters of their types. */
+  private static @Nullable Object[] withLease(
+      @Nullable Object[] arguments, Lease lease, FencingToken token, MethodInvocation invocation) {
+    Class<?>[] types = invocation.getMethod().getParameterTypes();
+    @Nullable Object[] replaced = arguments.clone();
+    for (int i = 0; i < types.length && i < replaced.length; i++) {
+      if (types[i] == FencingToken.class) {
+        replaced[i] = token;
+      } else if (types[i] == Lease.class) {
+        replaced[i] = lease;
+      }
+    }
+    return replaced;
+  }
+
+  /** What a skipped call returns: nothing, in the shape of the method's return type. */
+  private static @Nullable Object skipped(Class<?> type) {
+    if (type == Optional.class) {
+      return Optional.empty();
+    }
+    if (type == boolean.class) {
+      return false;
+    }
+    if (type == char.class) {
+      return '\0';
+    }
+    if (type.isPrimitive() && type != void.class) {
+      return switch (type.getName()) {
+        case "byte" -> (byte) 0;
+        case "short" -> (short) 0;
+        case "int" -> 0;
+        case "long" -> 0L;
+        case "float" -> 0f;
+        default -> 0d;
+      };
+    }
+    return null;
+  }
+
+  /** One method's {@link Leased} settings, parsed once. */
+  private record Settings(String key, Duration maxWait, Duration holdAtLeast) {
+
+    static Settings of(Method method) {
+      Leased leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
+      if (leased == null) {
+        throw new IllegalStateException(method + " has no @Leased");
+      }
+      return new Settings(
+          leased.key(),
+          duration(leased.maxWait(), "maxWait", method),
+          duration(leased.holdAtLeast(), "holdAtLeast", method));
+    }
+
+    private static Duration duration(String text, String attribute, Method method) {
+      if (text.isBlank()) {
+        return Duration.ZERO;
+      }
+      try {
+        Duration parsed = DurationStyle.detectAndParse(text.strip());
+        if (parsed.isNegative()) {
+          throw new IllegalArgumentException("negative");
+        }
+        return parsed;
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "@Leased("
+                + attribute
+                + " = \""
+                + text
+                + "\") of "
+                + method
+                + " is not a duration"
+                + " of zero or more (for example 500ms, 10s or PT10S)",
+            e);
+      }
+    }
+  }
+}
