@@ -9,151 +9,183 @@ import dev.rivus.agentkit.lease.LeaseManager;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
-import org.springframework.integration.support.locks.ExpirableLockRegistry;
+import org.jspecify.annotations.Nullable;
+import org.springframework.integration.support.locks.LockRegistry;
 
 /**
- * A Spring Integration lock registry whose locks are leases of one {@link LeaseManager}: a lock
- * taken here excludes every other holder of the same lease key, in this process (any registry or
- * manager) and in every process whose manager shares the repository.
+ * A Spring Integration {@code LockRegistry} whose locks are leases of one {@link LeaseManager}:
+ * each lock excludes every other holder of its key, in this JVM and in any process that acquires
+ * leases from the same store, and hands its holder the lease's fencing token ({@link
+ * LeaseLock#token()}).
  *
- * <p>A lock key becomes a lease key by its {@code toString()}, after the region prefix ({@code
- * region:}) when the registry has a region. A key that the lease key rule ({@link LeaseKeys})
- * refuses, empty or too long, is refused by {@link #obtain} with an {@link
- * IllegalArgumentException}: it is never shortened or hashed, so two lock keys never share a lease.
- * Lock keys of different types with equal strings (the string {@code "42"} and the integer {@code
- * 42}) do share one.
+ * <p>Keys are strings, as Spring's {@code JdbcLockRegistry} requires too: a key of another type is
+ * refused rather than turned into a string that another key might share. A key names the lease
+ * {@code key} itself, or {@code region + ":" + key} on a registry with a region; the lease key then
+ * follows {@link LeaseKeys}. The lease key is what other processes see, so {@code lease run
+ * orders:42} and {@code obtain("42")} on the region {@code orders} exclude each other.
  *
- * <p>{@link #obtain} returns the same {@link LeaseLock} for the same lease key for as long as the
- * registry keeps it: until {@link #expireUnusedOlderThan} removes it unlocked. The registry neither
- * owns nor closes the manager; closing the manager releases every lease its locks hold (see {@link
- * LeaseLock} for what the holders then see).
+ * <p>The registry neither owns nor closes the manager; closing the manager releases the leases of
+ * every lock still held, which their holders then see as lost ({@link LeaseLock#unlock()}). Keep
+ * one registry per manager and region: two registries on one manager exclude each other as two
+ * processes do, by the store alone, so a thread that holds a key through one waits for itself if it
+ * locks the same key through the other. The registry keeps a small entry per key only while a
+ * thread holds or waits for its lock; nothing needs expiring.
+ *
+ * <p>It implements {@code LockRegistry} only. Not {@code RenewableLockRegistry}: the manager renews
+ * every lease it holds each heartbeat, so a renewal on demand would add nothing, and the per-call
+ * TTL of that interface (Spring Integration 7.0) is not one a lease can take, as the TTL is the
+ * manager's. Not {@code ExpirableLockRegistry}: there are no idle locks to expire. The type is
+ * written against the raw {@code LockRegistry}, which Spring Integration 6.5 declares without a
+ * type parameter and 7.0 with one, so that one jar runs on both; {@link #obtain} returns {@link
+ * LeaseLock} either way. On 7.0, call the interface's {@code executeLocked} methods through a
+ * {@code LockRegistry<?>} variable: through a {@code LeaseLockRegistry} one they are the raw
+ * type's, unchecked and throwing {@code Throwable}.
  *
  * <p>Thread-safe.
  */
-// LockRegistry is generic from Spring Integration 7.0 (LockRegistry<L extends Lock>) and not
-// before; the raw type is the one declaration that compiles, and means the same, on 6.5 and 7.x.
-@SuppressWarnings("rawtypes")
-public final class LeaseLockRegistry implements ExpirableLockRegistry {
-
-  private static final String SEPARATOR = ":";
+@SuppressWarnings("rawtypes") // LockRegistry<L> in Spring Integration 7.0, LockRegistry in 6.5
+public final class LeaseLockRegistry implements LockRegistry {
 
   private final LeaseManager manager;
-  private final String prefix;
-  private final ConcurrentMap<String, LeaseLock> locks = new ConcurrentHashMap<>();
+  private final @Nullable String region;
+  private final ConcurrentMap<String, KeyState> states = new ConcurrentHashMap<>();
 
   /**
-   * Creates a registry without a region: a lock key's string is its lease key.
+   * Creates a registry whose lock keys are lease keys as they are.
    *
-   * @param manager the manager that acquires and renews the leases
+   * @param manager acquires, renews and releases the locks' leases; the registry does not close it
    * @throws NullPointerException if {@code manager} is null
    */
   public LeaseLockRegistry(LeaseManager manager) {
     this.manager = Objects.requireNonNull(manager, "manager");
-    this.prefix = "";
+    this.region = null;
   }
 
   /**
-   * Creates a registry whose lease keys are {@code region + ":" + lockKey}, so that applications
-   * sharing a repository can keep their locks apart.
+   * Creates a registry whose lock key {@code k} is the lease key {@code region + ":" + k}, as
+   * Spring's {@code JdbcLockRegistry} partitions its table by region. The region holds no colon, so
+   * two regions never name the same lease.
    *
-   * @param manager the manager that acquires and renews the leases
-   * @param region the prefix of every lease key; not empty, and short enough to leave room for a
-   *     key
+   * @param manager acquires, renews and releases the locks' leases; the registry does not close it
+   * @param region one or more characters, none of them {@code ':'}
    * @throws NullPointerException if {@code manager} or {@code region} is null
-   * @throws IllegalArgumentException if {@code region} is empty, or as long as the longest lease
-   *     key less one character
+   * @throws IllegalArgumentException if {@code region} is empty, holds a colon, or leaves no room
+   *     for a key within {@link LeaseKeys#MAX_LENGTH}
    */
   public LeaseLockRegistry(LeaseManager manager, String region) {
     this.manager = Objects.requireNonNull(manager, "manager");
     Objects.requireNonNull(region, "region");
-    if (region.isEmpty()) {
+    if (region.isEmpty() || region.indexOf(':') >= 0) {
       throw new IllegalArgumentException(
-          "region must not be empty; use LeaseLockRegistry(manager) for a registry without one");
+          "region must be one or more characters without ':', was '" + region + "'");
     }
-    if (region.length() + SEPARATOR.length() >= LeaseKeys.MAX_LENGTH) {
+    if (region.length() + 2 > LeaseKeys.MAX_LENGTH) {
       throw new IllegalArgumentException(
           "region is "
               + region.length()
-              + " UTF-16 code units long, which leaves no room for a lock key in a lease key of at"
+              + " characters long, which leaves no room for ':' and a key in a lease key of at"
               + " most "
               + LeaseKeys.MAX_LENGTH);
     }
-    this.prefix = region + SEPARATOR;
+    this.region = region;
   }
 
   /**
-   * Returns the lock for {@code lockKey}: the same instance for the same lease key while the
-   * registry keeps it. Obtaining a lock does not lock it.
+   * Returns the lock of {@code lockKey}. Every lock this registry returns for one key is the same
+   * lock: a thread that holds one holds them all (its hold count is theirs), and any of them
+   * unlocks it. Obtaining a lock takes nothing; {@link LeaseLock#lock()} does.
    *
-   * @param lockKey the lock key; its {@code toString()} names the lease
+   * @param lockKey a string; it names the lease {@link #leaseKey(Object)} returns
    * @return the lock
    * @throws NullPointerException if {@code lockKey} is null
-   * @throws IllegalArgumentException if the lease key would be empty or too long (see {@link
-   *     #leaseKey})
+   * @throws IllegalArgumentException if {@code lockKey} is not a string, or the lease key it makes
+   *     breaks the rule of {@link LeaseKeys} (empty, or too long)
    */
   @Override
   public LeaseLock obtain(Object lockKey) {
-    LeaseLock lock = locks.computeIfAbsent(leaseKey(lockKey), key -> new LeaseLock(manager, key));
-    lock.touch();
-    return lock;
+    return new LeaseLock(this, leaseKey(lockKey));
   }
 
   /**
-   * Returns the lease key that {@code lockKey} names in this registry: the region prefix, if any,
-   * followed by the key's {@code toString()}.
+   * Returns the lease key of a lock key: the key itself, or {@code region + ":" + key}.
    *
-   * @param lockKey the lock key
-   * @return the lease key, valid by {@link LeaseKeys#requireValid}
+   * @param lockKey a string
+   * @return the lease key the lock of {@code lockKey} acquires
    * @throws NullPointerException if {@code lockKey} is null
-   * @throws IllegalArgumentException if the key's string is null or empty, or the lease key would
-   *     be longer than {@link LeaseKeys#MAX_LENGTH}; the message names the key's type and the rule
+   * @throws IllegalArgumentException if {@code lockKey} is not a string, or the lease key breaks
+   *     the rule of {@link LeaseKeys}
    */
   public String leaseKey(Object lockKey) {
     Objects.requireNonNull(lockKey, "lockKey");
-    String text = lockKey.toString();
-    if (text == null || text.isEmpty()) {
+    if (!(lockKey instanceof String)) {
       throw new IllegalArgumentException(
-          "lock key of "
+          "lock keys must be strings, was a "
               + lockKey.getClass().getName()
-              + " has an empty string (toString()); a lease key needs at least one character");
+              + " ("
+              + lockKey
+              + "): pass a string that names it alone, as its toString() may be shared with"
+              + " another key");
     }
+    String key = (String) lockKey;
     try {
-      return LeaseKeys.requireValid(prefix + text);
-    } catch (IllegalArgumentException refused) {
+      return LeaseKeys.requireValid(region == null ? key : region + ":" + key);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "lock key of "
-              + lockKey.getClass().getName()
-              + " cannot name a lease"
-              + (prefix.isEmpty() ? "" : " with region prefix '" + prefix + "'")
+          "lock key '"
+              + (key.length() > 32 ? key.substring(0, 32) + "..." : key)
+              + "' cannot name a lease"
+              + (region == null ? "" : " after the region prefix '" + region + ":'")
               + ": "
-              + refused.getMessage(),
-          refused);
+              + e.getMessage(),
+          e);
     }
   }
 
   /**
-   * Removes the locks that no thread holds and that nobody obtained, locked or unlocked for at
-   * least {@code age} milliseconds; {@link #obtain} then makes a new lock for their keys. A thread
-   * still using a removed lock keeps its exclusion: its lease excludes the new lock's, which then
-   * waits by polling the repository rather than on a local queue.
+   * Returns the manager whose leases the locks are.
    *
-   * @param age the least idle time of a removed lock, in milliseconds
+   * @return the manager
    */
-  @Override
-  public void expireUnusedOlderThan(long age) {
-    long now = System.nanoTime();
-    long ageNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, age));
-    locks.values().removeIf(lock -> lock.idleSince(now, ageNanos));
+  public LeaseManager manager() {
+    return manager;
+  }
+
+  /** Joins the users of a key's state, making the state if no thread uses the key. */
+  KeyState enter(String leaseKey) {
+    return states.compute(
+        leaseKey,
+        (key, existing) -> {
+          KeyState state = existing != null ? existing : new KeyState();
+          state.users++;
+          return state;
+        });
+  }
+
+  /** Leaves the users of a key's state, dropping the state when the last one leaves. */
+  void leave(String leaseKey, KeyState state) {
+    states.computeIfPresent(
+        leaseKey,
+        (key, existing) -> {
+          if (existing != state) {
+            return existing;
+          }
+          existing.users--;
+          return existing.users == 0 ? null : existing;
+        });
+  }
+
+  /** The state of a key some thread uses, or null if none does. */
+  @Nullable KeyState current(String leaseKey) {
+    return states.get(leaseKey);
   }
 
   @Override
   public String toString() {
     return "LeaseLockRegistry[manager="
         + manager.name()
-        + (prefix.isEmpty() ? "" : ", region=" + prefix.substring(0, prefix.length() - 1))
-        + ", locks="
-        + locks.size()
+        + (region == null ? "" : ", region=" + region)
+        + ", keys in use="
+        + states.size()
         + "]";
   }
 }
