@@ -148,7 +148,11 @@ final class Events {
   /** A renewal round ended: how many leases it renewed, and how long it took. */
   void roundEnded(int leases, int renewed, int failed, Duration took) {
     if (enabled) {
-      queue(() -> deliverRound(new RenewalRound(manager, leases, renewed, failed, took)));
+      queue(
+          () ->
+              deliver(
+                  new RenewalRound(manager, leases, renewed, failed, took),
+                  listener::renewalRound));
     }
   }
 
@@ -157,22 +161,10 @@ final class Events {
       String key, long generation, Duration took, FencedWorkEnded.Outcome outcome) {
     if (enabled) {
       queue(
-          () -> {
-            FencedWorkEnded ended = new FencedWorkEnded(manager, key, generation, took, outcome);
-            try {
-              listener.fencedWorkEnded(ended);
-            } catch (RuntimeException | Error e) {
-              dropped(e, ended);
-            }
-          });
-    }
-  }
-
-  private void deliverRound(RenewalRound round) {
-    try {
-      listener.renewalRound(round);
-    } catch (RuntimeException | Error e) {
-      dropped(e, round);
+          () ->
+              deliver(
+                  new FencedWorkEnded(manager, key, generation, took, outcome),
+                  listener::fencedWorkEnded));
     }
   }
 
@@ -183,18 +175,14 @@ final class Events {
     scheduler.execute(Lane.LISTENER, task);
   }
 
-  private <E extends LeaseEvent> void deliver(E event, Consumer<E> method) {
+  private <E> void deliver(E event, Consumer<E> method) {
     try {
       method.accept(event);
     } catch (RuntimeException | Error e) {
-      dropped(e, event);
+      if (e instanceof VirtualMachineError) {
+        throw e;
+      }
+      LOG.log(Level.WARNING, "the lease listener failed on " + event + "; event dropped", e);
     }
-  }
-
-  private static void dropped(Throwable e, Object event) {
-    if (e instanceof VirtualMachineError error) {
-      throw error;
-    }
-    LOG.log(Level.WARNING, "the lease listener failed on " + event + "; event dropped", e);
   }
 }
