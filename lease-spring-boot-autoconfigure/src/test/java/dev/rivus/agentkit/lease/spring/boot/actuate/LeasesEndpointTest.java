@@ -16,6 +16,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.DefaultParameterNameDiscoverer;
 
 /** The {@code leases} endpoint: the leases held here and the store's records. */
 class LeasesEndpointTest {
@@ -92,5 +93,14 @@ class LeasesEndpointTest {
                     record -> assertThat(record.generation()).isEqualTo(lease.generation()));
           }
         });
+  }
+
+  @Test
+  void theRecordsOperationsParameterKeepsItsNameForTheActuatorsMapping() throws Exception {
+    // The actuator maps an operation's parameters by name, read from the class file (-parameters).
+    assertThat(
+            new DefaultParameterNameDiscoverer()
+                .getParameterNames(LeasesEndpoint.class.getMethod("records", String[].class)))
+        .containsExactly("path");
   }
 }
