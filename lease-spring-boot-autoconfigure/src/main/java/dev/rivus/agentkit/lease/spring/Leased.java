@@ -63,4 +63,20 @@ public @interface Leased {
    * @return how long to hold the lease at least
    */
   String holdAtLeast() default "";
+
+  /**
+   * The TTL of this method's leases, as a duration like {@link #maxWait()} ({@code 30s}, {@code
+   * PT30S}), from {@link dev.rivus.agentkit.lease.LeaseConfig#MIN_TTL 1s} up; empty means the TTL
+   * of the application's manager ({@code lease.ttl}). A job that must be taken over soon after its
+   * instance dies takes a short TTL, one whose instance may pause for long a long TTL. Its leases
+   * come from a manager of their own on the same store, one per distinct TTL, made at the first
+   * call and closed with the context, with the same listeners; its heartbeat is {@code
+   * lease.heartbeat} if that is at most half the TTL, else a quarter of the TTL. An instance takes
+   * a key over only from a holder whose record stayed unchanged for the longer of its own TTL and
+   * the one in that record, so instances whose TTLs differ never take a key from a holder that
+   * renews. An invalid TTL fails the first call, with a message that names the method.
+   *
+   * @return the TTL, or empty for the manager's
+   */
+  String ttl() default "";
 }

@@ -4,7 +4,6 @@
  */
 package dev.rivus.agentkit.lease.spring;
 
-import dev.rivus.agentkit.lease.LeaseManager;
 import java.util.function.Supplier;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -22,17 +21,17 @@ public final class LeasedBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
 
   private static final long serialVersionUID = 1L;
 
-  private final transient Supplier<LeaseManager> manager;
+  private final transient Supplier<LeaseManagers> managers;
   private final transient Supplier<HoldAtLeast> holds;
 
   /**
    * Makes the post-processor.
    *
-   * @param manager gives the manager at the first call of a {@link Leased} method
+   * @param managers gives the managers at the first call of a {@link Leased} method
    * @param holds gives what keeps leases for their {@link Leased#holdAtLeast()}
    */
-  public LeasedBeanPostProcessor(Supplier<LeaseManager> manager, Supplier<HoldAtLeast> holds) {
-    this.manager = manager;
+  public LeasedBeanPostProcessor(Supplier<LeaseManagers> managers, Supplier<HoldAtLeast> holds) {
+    this.managers = managers;
     this.holds = holds;
     setBeforeExistingAdvisors(false);
   }
@@ -46,6 +45,6 @@ public final class LeasedBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         new DefaultPointcutAdvisor(
             new AnnotationMatchingPointcut(null, Leased.class, true),
             new LeasedInterceptor(
-                manager, placeholders == null ? null : placeholders::resolveEmbeddedValue, holds));
+                managers, placeholders == null ? null : placeholders::resolveEmbeddedValue, holds));
   }
 }

@@ -7,6 +7,7 @@ package dev.rivus.agentkit.lease.spring;
 import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseManager;
 import java.lang.reflect.Method;
@@ -34,25 +35,26 @@ public final class LeasedInterceptor implements MethodInterceptor {
 
   private static final System.Logger LOG = System.getLogger(LeasedInterceptor.class.getName());
 
-  private final Supplier<LeaseManager> manager;
+  private final Supplier<LeaseManagers> managers;
   private final LeaseKeyResolver keys;
   private final Supplier<HoldAtLeast> holds;
   private final Map<Method, Settings> settings = new ConcurrentHashMap<>();
 
   /**
-   * Makes an interceptor that takes its leases from {@code manager}. The suppliers are asked at
-   * each call, so that the manager, its store and its DataSource are made when first needed, not
-   * when the beans are post-processed.
+   * Makes an interceptor that takes its leases from {@code managers}: a method's with a {@link
+   * Leased#ttl()} from the manager of that TTL, the others' from the application's manager. The
+   * suppliers are asked at each call, so that the managers, their store and its DataSource are made
+   * when first needed, not when the beans are post-processed.
    *
-   * @param manager the manager of the application's leases
+   * @param managers the managers of the application's leases
    * @param placeholders resolves {@code ${...}} in keys, or null for none
    * @param holds keeps leases held until their {@link Leased#holdAtLeast()} has passed
    */
   public LeasedInterceptor(
-      Supplier<LeaseManager> manager,
+      Supplier<LeaseManagers> managers,
       @Nullable StringValueResolver placeholders,
       Supplier<HoldAtLeast> holds) {
-    this.manager = manager;
+    this.managers = managers;
     this.keys = new LeaseKeyResolver(placeholders);
     this.holds = holds;
   }
@@ -69,7 +71,9 @@ public final class LeasedInterceptor implements MethodInterceptor {
     long start = System.nanoTime();
     Lease lease;
     try {
-      LeaseManager leases = manager.get();
+      LeaseManagers all = managers.get();
+      Duration ttl = call.ttl();
+      LeaseManager leases = ttl == null ? all.defaultManager() : all.forTtl(ttl);
       lease = call.maxWait().isZero() ? leases.acquire(key) : leases.acquire(key, call.maxWait());
     } catch (LeaseHeld held) {
       LOG.log(
@@ -155,7 +159,8 @@ public final class LeasedInterceptor implements MethodInterceptor {
   }
 
   /** One method's {@link Leased} settings, parsed once. */
-  private record Settings(String key, Duration maxWait, Duration holdAtLeast) {
+  private record Settings(
+      String key, Duration maxWait, Duration holdAtLeast, @Nullable Duration ttl) {
 
     static Settings of(Method method) {
       Leased leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
@@ -165,7 +170,29 @@ public final class LeasedInterceptor implements MethodInterceptor {
       return new Settings(
           leased.key(),
           duration(leased.maxWait(), "maxWait", method),
-          duration(leased.holdAtLeast(), "holdAtLeast", method));
+          duration(leased.holdAtLeast(), "holdAtLeast", method),
+          ttl(leased.ttl(), method));
+    }
+
+    private static @Nullable Duration ttl(String text, Method method) {
+      if (text.isBlank()) {
+        return null;
+      }
+      Duration ttl = duration(text, "ttl", method);
+      if (ttl.compareTo(LeaseConfig.MIN_TTL) < 0 || ttl.compareTo(LeaseConfig.MAX_DURATION) > 0) {
+        throw new IllegalArgumentException(
+            "@Leased(ttl = \""
+                + text
+                + "\") of "
+                + method
+                + " is not a TTL: it must be from "
+                + LeaseConfig.MIN_TTL
+                + " to "
+                + LeaseConfig.MAX_DURATION
+                + " (for example 30s or PT30S), was "
+                + ttl);
+      }
+      return ttl;
     }
 
     private static Duration duration(String text, String attribute, Method method) {
