@@ -79,4 +79,22 @@ public @interface Leased {
    * @return the TTL, or empty for the manager's
    */
   String ttl() default "";
+
+  /**
+   * Whether the method's Spring transaction is fenced before its body runs: {@link
+   * LeaseFence#verify()} is called then, inside the lease's fenced work, so that the transaction
+   * commits only while the lease is still this holder's. The transaction must be active at that
+   * point: make the method, or its caller, {@code @Transactional}. On a method that has both,
+   * Spring's transaction advice runs outside this one (the lease is taken inside the transaction),
+   * so the transaction is active. Needs a {@link LeaseFence} bean (the Spring Boot
+   * auto-configuration makes one when the store is lease-jdbc's on the application's DataSource). A
+   * call with no active transaction, or no fence, fails with an {@link IllegalStateException} that
+   * names the method, before the body runs; a lease found lost fails it with {@link
+   * dev.rivus.agentkit.lease.LeaseLost}, and the transaction rolls back. From the check until the
+   * transaction ends, no successor's acquisition of the key can commit, so keep such methods short.
+   * Default {@code false}.
+   *
+   * @return {@code true} to fence the method's transaction
+   */
+  boolean fencedTransaction() default false;
 }

@@ -38,6 +38,7 @@ public final class LeasedInterceptor implements MethodInterceptor {
   private final Supplier<LeaseManagers> managers;
   private final LeaseKeyResolver keys;
   private final Supplier<HoldAtLeast> holds;
+  private final Supplier<Optional<LeaseFence>> fence;
   private final Map<Method, Settings> settings = new ConcurrentHashMap<>();
 
   /**
@@ -49,14 +50,18 @@ public final class LeasedInterceptor implements MethodInterceptor {
    * @param managers the managers of the application's leases
    * @param placeholders resolves {@code ${...}} in keys, or null for none
    * @param holds keeps leases held until their {@link Leased#holdAtLeast()} has passed
+   * @param fence gives the fence of {@link Leased#fencedTransaction()} methods, asked at their
+   *     calls; empty if there is none
    */
   public LeasedInterceptor(
       Supplier<LeaseManagers> managers,
       @Nullable StringValueResolver placeholders,
-      Supplier<HoldAtLeast> holds) {
+      Supplier<HoldAtLeast> holds,
+      Supplier<Optional<LeaseFence>> fence) {
     this.managers = managers;
     this.keys = new LeaseKeyResolver(placeholders);
     this.holds = holds;
+    this.fence = fence;
   }
 
   @Override
@@ -82,7 +87,7 @@ public final class LeasedInterceptor implements MethodInterceptor {
       return skipped(method.getReturnType());
     }
     try {
-      return lease.runFenced(work(invocation, lease));
+      return lease.runFenced(work(invocation, lease, call.fencedTransaction() ? method : null));
     } finally {
       Duration held = Duration.ofNanos(System.nanoTime() - start);
       Duration rest = call.holdAtLeast().minus(held);
@@ -97,18 +102,23 @@ public final class LeasedInterceptor implements MethodInterceptor {
   // The work's T is @Nullable Object; NullAway's standard mode (the Java 17 build) reads the
   // lambda's return against a non-null T.
   @SuppressWarnings("NullAway")
-  private static FencedWork<@Nullable Object, Exception> work(
-      MethodInvocation invocation, Lease lease) {
-    return token -> proceed(invocation, lease, token);
+  private FencedWork<@Nullable Object, Exception> work(
+      MethodInvocation invocation, Lease lease, @Nullable Method fenced) {
+    return token -> proceed(invocation, lease, token, fenced);
   }
 
-  private static @Nullable Object proceed(
-      MethodInvocation invocation, Lease lease, FencingToken token) throws Exception {
+  /** Runs the method with its lease; first checks the fence, if {@code fenced} names it. */
+  private @Nullable Object proceed(
+      MethodInvocation invocation, Lease lease, FencingToken token, @Nullable Method fenced)
+      throws Exception {
     if (invocation instanceof ProxyMethodInvocation proxied) {
       proxied.setArguments(withLease(invocation.getArguments(), lease, token, invocation));
     }
     CurrentLease.Held before = CurrentLease.set(lease, token);
     try {
+      if (fenced != null) {
+        verifyFence(fenced, lease, token);
+      }
       return invocation.proceed();
     } catch (Exception | Error e) {
       throw e;
@@ -117,6 +127,21 @@ public final class LeasedInterceptor implements MethodInterceptor {
     } finally {
       CurrentLease.restore(before);
     }
+  }
+
+  private void verifyFence(Method method, Lease lease, FencingToken token) {
+    LeaseFence leaseFence =
+        fence
+            .get()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "@Leased(fencedTransaction = true) of "
+                            + method
+                            + " needs a LeaseFence bean, which the Spring Boot auto-configuration"
+                            + " makes when the lease store is lease-jdbc's JdbcLeaseRepository on"
+                            + " the application's one DataSource, with spring-jdbc present"));
+    leaseFence.verifyBefore(method, lease, token);
   }
 
   /** The arguments, with the lease and its token in the parameters of their types. */
@@ -160,7 +185,11 @@ public final class LeasedInterceptor implements MethodInterceptor {
 
   /** One method's {@link Leased} settings, parsed once. */
   private record Settings(
-      String key, Duration maxWait, Duration holdAtLeast, @Nullable Duration ttl) {
+      String key,
+      Duration maxWait,
+      Duration holdAtLeast,
+      @Nullable Duration ttl,
+      boolean fencedTransaction) {
 
     static Settings of(Method method) {
       Leased leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
@@ -171,7 +200,8 @@ public final class LeasedInterceptor implements MethodInterceptor {
           leased.key(),
           duration(leased.maxWait(), "maxWait", method),
           duration(leased.holdAtLeast(), "holdAtLeast", method),
-          ttl(leased.ttl(), method));
+          ttl(leased.ttl(), method),
+          leased.fencedTransaction());
     }
 
     private static @Nullable Duration ttl(String text, Method method) {

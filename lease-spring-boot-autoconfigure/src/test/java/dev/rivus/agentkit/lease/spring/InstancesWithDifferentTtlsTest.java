@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -36,7 +39,15 @@ class InstancesWithDifferentTtlsTest {
   private static final CountDownLatch A_STARTED = new CountDownLatch(1);
   private static final CountDownLatch A_MAY_END = new CountDownLatch(1);
 
+  /** Threads of the test's own: the common pool may have one, and a blocked run holds it. */
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+
   @TempDir Path directory;
+
+  @AfterEach
+  void stopTheThreads() {
+    threads.shutdownNow();
+  }
 
   @Test
   void anInstanceWithAShorterTtlSkipsTheKeyWhileTheOtherRunsAndRunsItAfter() throws Exception {
@@ -57,7 +68,8 @@ class InstancesWithDifferentTtlsTest {
                           assertThat(a.getBean(LeaseManager.class).config().heartbeat())
                               .isGreaterThan(b.getBean(LeaseManager.class).config().ttl());
                           CompletableFuture<Boolean> aRun =
-                              CompletableFuture.supplyAsync(() -> a.getBean(Job.class).run());
+                              CompletableFuture.supplyAsync(
+                                  () -> a.getBean(Job.class).run(), threads);
                           assertThat(A_STARTED.await(10, TimeUnit.SECONDS)).isTrue();
 
                           long start = System.nanoTime();
