@@ -63,4 +63,38 @@ public @interface Leased {
    * @return how long to hold the lease at least
    */
   String holdAtLeast() default "";
+
+  /**
+   * The TTL of this method's leases, as a duration like {@link #maxWait()} ({@code 30s}, {@code
+   * PT30S}), from {@link dev.rivus.agentkit.lease.LeaseConfig#MIN_TTL 1s} up; empty means the TTL
+   * of the application's manager ({@code lease.ttl}). A job that must be taken over soon after its
+   * instance dies takes a short TTL, one whose instance may pause for long a long TTL. Its leases
+   * come from a manager of their own on the same store, one per distinct TTL, made at the first
+   * call and closed with the context, with the same listeners; its heartbeat is {@code
+   * lease.heartbeat} if that is at most half the TTL, else a quarter of the TTL. An instance takes
+   * a key over only from a holder whose record stayed unchanged for the longer of its own TTL and
+   * the one in that record, so instances whose TTLs differ never take a key from a holder that
+   * renews. An invalid TTL fails the first call, with a message that names the method.
+   *
+   * @return the TTL, or empty for the manager's
+   */
+  String ttl() default "";
+
+  /**
+   * Whether the method's Spring transaction is fenced before its body runs: {@link
+   * LeaseFence#verify()} is called then, inside the lease's fenced work, so that the transaction
+   * commits only while the lease is still this holder's. The transaction must be active at that
+   * point: make the method, or its caller, {@code @Transactional}. On a method that has both,
+   * Spring's transaction advice runs outside this one (the lease is taken inside the transaction),
+   * so the transaction is active. Needs a {@link LeaseFence} bean (the Spring Boot
+   * auto-configuration makes one when the store is lease-jdbc's on the application's DataSource). A
+   * call with no active transaction, or no fence, fails with an {@link IllegalStateException} that
+   * names the method, before the body runs; a lease found lost fails it with {@link
+   * dev.rivus.agentkit.lease.LeaseLost}, and the transaction rolls back. From the check until the
+   * transaction ends, no successor's acquisition of the key can commit, so keep such methods short.
+   * Default {@code false}.
+   *
+   * @return {@code true} to fence the method's transaction
+   */
+  boolean fencedTransaction() default false;
 }

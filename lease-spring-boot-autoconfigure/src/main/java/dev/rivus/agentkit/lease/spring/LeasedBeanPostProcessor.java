@@ -4,7 +4,7 @@
  */
 package dev.rivus.agentkit.lease.spring;
 
-import dev.rivus.agentkit.lease.LeaseManager;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -15,24 +15,28 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 /**
  * Proxies the beans that have {@link Leased} methods, so that those methods run under their lease
  * (see {@link LeasedInterceptor}). Its advice runs inside {@code @Async}'s, so an asynchronous
- * method takes its lease on the thread that runs it. Declare it in a {@code static} {@code @Bean}
- * method; the Spring Boot auto-configuration does. Thread-safe once the context has started.
+ * method takes its lease on the thread that runs it, and inside that of the proxies made before it
+ * (as {@code @Transactional}'s are, by Spring's auto-proxy creator, which runs first), so a
+ * {@code @Transactional @Leased} method's transaction is active when its lease is taken, for {@link
+ * Leased#fencedTransaction()}. A {@link LeaseFence} bean, if there is one, is looked up at the
+ * first call that needs it. Declare it in a {@code static} {@code @Bean} method; the Spring Boot
+ * auto-configuration does. Thread-safe once the context has started.
  */
 public final class LeasedBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
   private static final long serialVersionUID = 1L;
 
-  private final transient Supplier<LeaseManager> manager;
+  private final transient Supplier<LeaseManagers> managers;
   private final transient Supplier<HoldAtLeast> holds;
 
   /**
    * Makes the post-processor.
    *
-   * @param manager gives the manager at the first call of a {@link Leased} method
+   * @param managers gives the managers at the first call of a {@link Leased} method
    * @param holds gives what keeps leases for their {@link Leased#holdAtLeast()}
    */
-  public LeasedBeanPostProcessor(Supplier<LeaseManager> manager, Supplier<HoldAtLeast> holds) {
-    this.manager = manager;
+  public LeasedBeanPostProcessor(Supplier<LeaseManagers> managers, Supplier<HoldAtLeast> holds) {
+    this.managers = managers;
     this.holds = holds;
     setBeforeExistingAdvisors(false);
   }
@@ -46,6 +50,14 @@ public final class LeasedBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         new DefaultPointcutAdvisor(
             new AnnotationMatchingPointcut(null, Leased.class, true),
             new LeasedInterceptor(
-                manager, placeholders == null ? null : placeholders::resolveEmbeddedValue, holds));
+                managers,
+                placeholders == null ? null : placeholders::resolveEmbeddedValue,
+                holds,
+                () -> fenceOf(beanFactory)));
+  }
+
+  /** The fence bean, looked up at a call that needs it: its class needs lease-jdbc's. */
+  private static Optional<LeaseFence> fenceOf(BeanFactory beanFactory) {
+    return Optional.ofNullable(beanFactory.getBeanProvider(LeaseFence.class).getIfAvailable());
   }
 }

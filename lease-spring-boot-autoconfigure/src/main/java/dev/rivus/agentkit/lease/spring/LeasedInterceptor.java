@@ -7,6 +7,7 @@ package dev.rivus.agentkit.lease.spring;
 import dev.rivus.agentkit.lease.FencedWork;
 import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseManager;
 import java.lang.reflect.Method;
@@ -34,27 +35,33 @@ public final class LeasedInterceptor implements MethodInterceptor {
 
   private static final System.Logger LOG = System.getLogger(LeasedInterceptor.class.getName());
 
-  private final Supplier<LeaseManager> manager;
+  private final Supplier<LeaseManagers> managers;
   private final LeaseKeyResolver keys;
   private final Supplier<HoldAtLeast> holds;
+  private final Supplier<Optional<LeaseFence>> fence;
   private final Map<Method, Settings> settings = new ConcurrentHashMap<>();
 
   /**
-   * Makes an interceptor that takes its leases from {@code manager}. The suppliers are asked at
-   * each call, so that the manager, its store and its DataSource are made when first needed, not
-   * when the beans are post-processed.
+   * Makes an interceptor that takes its leases from {@code managers}: a method's with a {@link
+   * Leased#ttl()} from the manager of that TTL, the others' from the application's manager. The
+   * suppliers are asked at each call, so that the managers, their store and its DataSource are made
+   * when first needed, not when the beans are post-processed.
    *
-   * @param manager the manager of the application's leases
+   * @param managers the managers of the application's leases
    * @param placeholders resolves {@code ${...}} in keys, or null for none
    * @param holds keeps leases held until their {@link Leased#holdAtLeast()} has passed
+   * @param fence gives the fence of {@link Leased#fencedTransaction()} methods, asked at their
+   *     calls; empty if there is none
    */
   public LeasedInterceptor(
-      Supplier<LeaseManager> manager,
+      Supplier<LeaseManagers> managers,
       @Nullable StringValueResolver placeholders,
-      Supplier<HoldAtLeast> holds) {
-    this.manager = manager;
+      Supplier<HoldAtLeast> holds,
+      Supplier<Optional<LeaseFence>> fence) {
+    this.managers = managers;
     this.keys = new LeaseKeyResolver(placeholders);
     this.holds = holds;
+    this.fence = fence;
   }
 
   @Override
@@ -69,7 +76,9 @@ public final class LeasedInterceptor implements MethodInterceptor {
     long start = System.nanoTime();
     Lease lease;
     try {
-      LeaseManager leases = manager.get();
+      LeaseManagers all = managers.get();
+      Duration ttl = call.ttl();
+      LeaseManager leases = ttl == null ? all.defaultManager() : all.forTtl(ttl);
       lease = call.maxWait().isZero() ? leases.acquire(key) : leases.acquire(key, call.maxWait());
     } catch (LeaseHeld held) {
       LOG.log(
@@ -78,7 +87,7 @@ public final class LeasedInterceptor implements MethodInterceptor {
       return skipped(method.getReturnType());
     }
     try {
-      return lease.runFenced(work(invocation, lease));
+      return lease.runFenced(work(invocation, lease, call.fencedTransaction() ? method : null));
     } finally {
       Duration held = Duration.ofNanos(System.nanoTime() - start);
       Duration rest = call.holdAtLeast().minus(held);
@@ -93,18 +102,23 @@ public final class LeasedInterceptor implements MethodInterceptor {
   // The work's T is @Nullable Object; NullAway's standard mode (the Java 17 build) reads the
   // lambda's return against a non-null T.
   @SuppressWarnings("NullAway")
-  private static FencedWork<@Nullable Object, Exception> work(
-      MethodInvocation invocation, Lease lease) {
-    return token -> proceed(invocation, lease, token);
+  private FencedWork<@Nullable Object, Exception> work(
+      MethodInvocation invocation, Lease lease, @Nullable Method fenced) {
+    return token -> proceed(invocation, lease, token, fenced);
   }
 
-  private static @Nullable Object proceed(
-      MethodInvocation invocation, Lease lease, FencingToken token) throws Exception {
+  /** Runs the method with its lease; first checks the fence, if {@code fenced} names it. */
+  private @Nullable Object proceed(
+      MethodInvocation invocation, Lease lease, FencingToken token, @Nullable Method fenced)
+      throws Exception {
     if (invocation instanceof ProxyMethodInvocation proxied) {
       proxied.setArguments(withLease(invocation.getArguments(), lease, token, invocation));
     }
     CurrentLease.Held before = CurrentLease.set(lease, token);
     try {
+      if (fenced != null) {
+        verifyFence(fenced, lease, token);
+      }
       return invocation.proceed();
     } catch (Exception | Error e) {
       throw e;
@@ -113,6 +127,21 @@ public final class LeasedInterceptor implements MethodInterceptor {
     } finally {
       CurrentLease.restore(before);
     }
+  }
+
+  private void verifyFence(Method method, Lease lease, FencingToken token) {
+    LeaseFence leaseFence =
+        fence
+            .get()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "@Leased(fencedTransaction = true) of "
+                            + method
+                            + " needs a LeaseFence bean, which the Spring Boot auto-configuration"
+                            + " makes when the lease store is lease-jdbc's JdbcLeaseRepository on"
+                            + " the application's one DataSource, with spring-jdbc present"));
+    leaseFence.verifyBefore(method, lease, token);
   }
 
   /** The arguments, with the lease and its token in the parameters of their types. */
@@ -155,7 +184,12 @@ public final class LeasedInterceptor implements MethodInterceptor {
   }
 
   /** One method's {@link Leased} settings, parsed once. */
-  private record Settings(String key, Duration maxWait, Duration holdAtLeast) {
+  private record Settings(
+      String key,
+      Duration maxWait,
+      Duration holdAtLeast,
+      @Nullable Duration ttl,
+      boolean fencedTransaction) {
 
     static Settings of(Method method) {
       Leased leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
@@ -165,7 +199,30 @@ public final class LeasedInterceptor implements MethodInterceptor {
       return new Settings(
           leased.key(),
           duration(leased.maxWait(), "maxWait", method),
-          duration(leased.holdAtLeast(), "holdAtLeast", method));
+          duration(leased.holdAtLeast(), "holdAtLeast", method),
+          ttl(leased.ttl(), method),
+          leased.fencedTransaction());
+    }
+
+    private static @Nullable Duration ttl(String text, Method method) {
+      if (text.isBlank()) {
+        return null;
+      }
+      Duration ttl = duration(text, "ttl", method);
+      if (ttl.compareTo(LeaseConfig.MIN_TTL) < 0 || ttl.compareTo(LeaseConfig.MAX_DURATION) > 0) {
+        throw new IllegalArgumentException(
+            "@Leased(ttl = \""
+                + text
+                + "\") of "
+                + method
+                + " is not a TTL: it must be from "
+                + LeaseConfig.MIN_TTL
+                + " to "
+                + LeaseConfig.MAX_DURATION
+                + " (for example 30s or PT30S), was "
+                + ttl);
+      }
+      return ttl;
     }
 
     private static Duration duration(String text, String attribute, Method method) {

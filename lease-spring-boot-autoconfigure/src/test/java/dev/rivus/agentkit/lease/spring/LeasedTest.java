@@ -139,6 +139,20 @@ class LeasedTest {
                 .isInstanceOf(IllegalArgumentException.class));
   }
 
+  @Test
+  void aFencedTransactionWithoutAFenceFailsTheCallNamingTheMethodBeforeItRuns() {
+    runner.run(
+        context -> {
+          Jobs jobs = context.getBean(Jobs.class);
+          assertThat(context).doesNotHaveBean(LeaseFence.class); // a memory store
+          assertThatThrownBy(jobs::fenced)
+              .isInstanceOf(IllegalStateException.class)
+              .hasMessageContaining("fenced()")
+              .hasMessageContaining("needs a LeaseFence bean");
+          assertThat(jobs.runs()).isZero();
+        });
+  }
+
   @Configuration(proxyBeanMethods = false)
   @EnableAsync
   static class Application {
@@ -182,6 +196,11 @@ class LeasedTest {
     @Leased(key = "${job.region}-nightly")
     Optional<String> maybe() {
       return Optional.of("ran");
+    }
+
+    @Leased(key = "fenced", fencedTransaction = true)
+    void fenced() {
+      runs.incrementAndGet();
     }
 
     @Leased(key = "quick", holdAtLeast = "1500ms")

@@ -10,6 +10,7 @@ import dev.rivus.agentkit.lease.LeaseManagerBuilder;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.micrometer.LeaseMetrics;
 import dev.rivus.agentkit.lease.spring.HoldAtLeast;
+import dev.rivus.agentkit.lease.spring.LeaseManagers;
 import dev.rivus.agentkit.lease.spring.LeasedBeanPostProcessor;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
@@ -93,15 +94,49 @@ public class LeaseAutoConfiguration {
   /**
    * Proxies beans with {@code @Leased} methods.
    *
-   * @param manager the manager, asked for at the first call
+   * @param managers the managers, asked for at the first call
    * @param holds the keeper of held-at-least leases
    * @return the post-processor
    */
   @Bean
   @ConditionalOnMissingBean
   public static LeasedBeanPostProcessor leasedBeanPostProcessor(
-      ObjectProvider<LeaseManager> manager, ObjectProvider<HoldAtLeast> holds) {
-    return new LeasedBeanPostProcessor(manager::getObject, holds::getObject);
+      ObjectProvider<LeaseManagers> managers, ObjectProvider<HoldAtLeast> holds) {
+    return new LeasedBeanPostProcessor(managers::getObject, holds::getObject);
+  }
+
+  /**
+   * The managers of {@code @Leased} methods: the application's, and for each distinct {@code ttl}
+   * one on the same store, with the same listeners, named after the application's manager. Without
+   * a single {@link LeaseRepository} bean (an application's own manager on a store of its own),
+   * there is only the application's manager, and a method with a TTL of its own fails.
+   *
+   * @param manager the application's manager
+   * @param repository the store of the managers it makes
+   * @param properties {@code lease.heartbeat}
+   * @param listeners every {@link LeaseListener} bean, metrics included
+   * @return the managers; closed when the context closes, before the application's manager and so
+   *     before the store and its DataSource
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(LeaseManager.class)
+  public LeaseManagers leaseManagers(
+      LeaseManager manager,
+      ObjectProvider<LeaseRepository> repository,
+      LeaseProperties properties,
+      ObjectProvider<LeaseListener> listeners) {
+    LeaseRepository store = repository.getIfUnique();
+    if (store == null) {
+      return LeaseManagers.only(manager);
+    }
+    return new LeaseManagers(
+        manager,
+        new TtlManagers(
+            store,
+            manager.name(),
+            properties.getHeartbeat(),
+            Listeners.of(listeners.orderedStream().toList())));
   }
 
   /** The metrics, when lease-micrometer is on the class path. */

@@ -10,6 +10,7 @@ import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.RenewalRound;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells every listener bean, in order; one that throws does not keep the others from hearing.
@@ -23,6 +24,14 @@ final class Listeners implements LeaseListener {
 
   Listeners(List<LeaseListener> all) {
     this.all = List.copyOf(all);
+  }
+
+  /** The one listener that tells {@code all}: none, the one, or one that tells each. */
+  static @Nullable LeaseListener of(List<LeaseListener> all) {
+    if (all.isEmpty()) {
+      return null;
+    }
+    return all.size() == 1 ? all.get(0) : new Listeners(all);
   }
 
   @Override
