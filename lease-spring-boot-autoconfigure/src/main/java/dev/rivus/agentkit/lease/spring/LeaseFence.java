@@ -45,8 +45,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * rolls back (Spring rolls back on an unchecked exception); if it is, no successor's acquisition
  * can commit before the transaction ends, so its writes land before any successor holds the key. A
  * successor waits for that lock, and the server ends a transaction left idle for the lease's TTL,
- * so keep fenced transactions short. {@link Leased#fencedTransaction()} makes the check before the
- * method's body runs.
+ * so keep fenced transactions short. The check reads the record on a connection of its own, so a
+ * fenced transaction takes a second connection of the pool for a moment. {@link
+ * Leased#fencedTransaction()} makes the check before the method's body runs.
  *
  * <p>What it adds to the lease: a {@code @Leased} method whose lease is lost while it runs already
  * fails with {@link LeaseLost}, which rolls back a transaction around it; the fence also covers
