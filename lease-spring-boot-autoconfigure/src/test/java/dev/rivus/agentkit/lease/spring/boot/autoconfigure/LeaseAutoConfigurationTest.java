@@ -23,6 +23,8 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -90,16 +92,17 @@ class LeaseAutoConfigurationTest {
         .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("TTL"));
   }
 
-  @Test
-  void onPostgresTheStoreIsTheDataSourceAndLeasesAreReleasedBeforeItCloses() {
-    SharedServer.POSTGRES.requireReachable();
+  @ParameterizedTest
+  @EnumSource(SharedServer.class)
+  void onADatabaseTheStoreIsTheDataSourceAndLeasesAreReleasedBeforeItCloses(SharedServer server) {
+    server.requireReachable();
     String table = SharedServer.freshTableName("lease_boot_");
     try {
       long[] generation = new long[1];
       HikariDataSource[] owned = new HikariDataSource[1];
       runner
           // The context owns the pool and closes it (HikariDataSource.close, inferred).
-          .withBean(DataSource.class, () -> owned[0] = pool())
+          .withBean(DataSource.class, () -> owned[0] = pool(server))
           .withPropertyValues("lease.jdbc.table-name=" + table)
           .run(
               context -> {
@@ -110,7 +113,7 @@ class LeaseAutoConfigurationTest {
                 // Left held: the context's close must release it before the pool is gone.
               });
       assertThat(owned[0].isClosed()).isTrue();
-      try (HikariDataSource pool = pool()) {
+      try (HikariDataSource pool = pool(server)) {
         JdbcLeaseRepository reader =
             JdbcLeaseRepository.open(pool, JdbcOptions.builder().tableName(table).build());
         LeaseSnapshot record = reader.load("nightly").orElseThrow();
@@ -118,7 +121,7 @@ class LeaseAutoConfigurationTest {
         assertThat(record.isHeld()).isFalse();
       }
     } finally {
-      dropQuietly(table);
+      dropQuietly(server, table);
     }
   }
 
@@ -126,7 +129,7 @@ class LeaseAutoConfigurationTest {
   void withCreateTableOffAMissingTableIsReportedAtTheFirstUse() {
     SharedServer.POSTGRES.requireReachable();
     String table = SharedServer.freshTableName("lease_boot_");
-    try (HikariDataSource pool = pool()) {
+    try (HikariDataSource pool = pool(SharedServer.POSTGRES)) {
       runner
           .withBean(DataSource.class, () -> pool, definition -> definition.setDestroyMethodName(""))
           .withPropertyValues("lease.jdbc.table-name=" + table, "lease.jdbc.create-table=false")
@@ -139,16 +142,16 @@ class LeaseAutoConfigurationTest {
     }
   }
 
-  private static HikariDataSource pool() {
+  private static HikariDataSource pool(SharedServer server) {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(SharedServer.POSTGRES.url());
+    config.setJdbcUrl(server.url());
     config.setMaximumPoolSize(8);
     return new HikariDataSource(config);
   }
 
-  private static void dropQuietly(String table) {
+  private static void dropQuietly(SharedServer server, String table) {
     try {
-      SharedServer.POSTGRES.dropLeaseTable(table);
+      server.dropLeaseTable(table);
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException(e);
     }
