@@ -40,6 +40,21 @@ interface CycleContender extends AutoCloseable {
     default void close() throws Exception {}
   }
 
+  /** Opens contenders by name, each where the opener sets them up; for {@link JdbcCycleRunner}. */
+  @FunctionalInterface
+  interface Opener {
+
+    /**
+     * Opens the contender of the given name.
+     *
+     * @param name the contender's name
+     * @return the contender, set up
+     * @throws IllegalArgumentException if the name is unknown
+     * @throws Exception if it cannot be set up
+     */
+    CycleContender open(String name) throws Exception;
+  }
+
   /**
    * The contender of the given name.
    *

@@ -33,7 +33,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Arguments: the seconds measured per server and thread count (default 60, after 10 s of
  * warm-up), then optionally {@code postgresql} or {@code mariadb} for one server only. Slices are
- * 500 ms. Servers: {@code LEASE_BENCH_POSTGRES_URL}, {@code LEASE_BENCH_MARIADB_URL}.
+ * 500 ms. Servers: {@code LEASE_BENCH_POSTGRES_URL}, {@code LEASE_BENCH_MARIADB_URL}. {@link
+ * PeersCycleRunner} runs the PostgreSQL systems beside Redisson's locks on Redis, through {@link
+ * #run(String, List, CycleContender.Opener, long)}.
  */
 public final class JdbcCycleRunner {
 
@@ -70,10 +72,28 @@ public final class JdbcCycleRunner {
 
   private static void run(JdbcServers server, List<String> systems, long measureNanos)
       throws Exception {
+    run(server.displayName(), systems, name -> CycleContender.open(name, server), measureNanos);
+  }
+
+  /**
+   * Opens the systems, measures them interleaved on 1 and then 2 threads (10 s of warm-up before
+   * each) and prints a table of each under {@code title}, then closes them. The first system is
+   * ours, to which the ratios refer: a time ratio to a system whose name starts with {@code floor},
+   * a throughput ratio to any other.
+   *
+   * @param title what the tables are headed with (the server or servers)
+   * @param systems the systems' names, ours first
+   * @param opener opens a system by its name
+   * @param measureNanos the time measured per thread count, all systems together
+   * @throws Exception if a system cannot be set up or fails
+   */
+  static void run(
+      String title, List<String> systems, CycleContender.Opener opener, long measureNanos)
+      throws Exception {
     List<CycleContender> contenders = new ArrayList<>();
     try {
       for (String system : systems) {
-        contenders.add(CycleContender.open(system, server));
+        contenders.add(opener.open(system));
       }
       // Each thread's key is prepared once, for the most threads, and the first ones are used.
       int most = Arrays.stream(THREADS).max().orElse(1);
@@ -89,7 +109,7 @@ public final class JdbcCycleRunner {
           new Slices(used, systems.size()).run(WARM_UP_NANOS);
           Slices measured = new Slices(used, systems.size());
           measured.run(measureNanos);
-          print(server, systems, threads, measured);
+          print(title, systems, threads, measured);
         }
       } finally {
         for (CycleContender.Cycle[] row : cycles) {
@@ -107,8 +127,8 @@ public final class JdbcCycleRunner {
     }
   }
 
-  private static void print(JdbcServers server, List<String> systems, int threads, Slices slices) {
-    System.out.printf(Locale.ROOT, "%n%s, %d thread(s):%n%n", server.displayName(), threads);
+  private static void print(String title, List<String> systems, int threads, Slices slices) {
+    System.out.printf(Locale.ROOT, "%n%s, %d thread(s):%n%n", title, threads);
     System.out.println("| system | cycles/s | p50 µs | p99 µs | cycles |");
     System.out.println("|---|---|---|---|---|");
     for (int s = 0; s < systems.size(); s++) {
@@ -129,7 +149,7 @@ public final class JdbcCycleRunner {
       String label =
           floor
               ? "lease time / " + systems.get(s) + " time (target ≤ 1.5)"
-              : "lease cycles/s / " + systems.get(s) + " cycles/s (target ≥ 2)";
+              : "lease cycles/s / " + systems.get(s) + " cycles/s " + peerTarget(systems.get(s));
       List<String> blocks = new ArrayList<>();
       for (int b = 0; b < BLOCKS; b++) {
         blocks.add(String.format(Locale.ROOT, "%.2f", ratio(slices, s, floor, b, b + 1)));
@@ -141,6 +161,11 @@ public final class JdbcCycleRunner {
           ratio(slices, s, floor, 0, BLOCKS),
           String.join(" / ", blocks));
     }
+  }
+
+  /** The target of the ratio to a peer: none for a peer on another kind of store. */
+  private static String peerTarget(String system) {
+    return system.startsWith("redisson") ? "(on Redis: no target)" : "(target ≥ 2)";
   }
 
   /** Against a floor, how many times slower; against a peer, how many times faster. */
