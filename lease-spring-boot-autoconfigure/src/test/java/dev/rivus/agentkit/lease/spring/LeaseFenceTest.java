@@ -25,9 +25,9 @@ import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.spring.boot.autoconfigure.LeaseAutoConfiguration;
 import dev.rivus.agentkit.lease.spring.boot.autoconfigure.LeaseFenceAutoConfiguration;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import dev.rivus.agentkit.lease.testsupport.SharedServer;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -311,12 +311,11 @@ class LeaseFenceTest {
   }
 
   /** A repository whose renewals fail once {@link #silence()} is called. */
-  static final class SilencedRenewals implements LeaseRepository {
-    private final LeaseRepository delegate;
+  static final class SilencedRenewals extends ForwardingLeaseRepository {
     private volatile boolean silenced;
 
     SilencedRenewals(LeaseRepository delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void silence() {
@@ -324,41 +323,21 @@ class LeaseFenceTest {
     }
 
     @Override
-    public Optional<LeaseSnapshot> load(String key) {
-      return delegate.load(key);
-    }
-
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return delegate.loadAll();
-    }
-
-    @Override
     public void save(LeaseWrite write) {
       refuseRenewal(List.of(write));
-      delegate.save(write);
+      super.save(write);
     }
 
     @Override
     public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
       refuseRenewal(writes);
-      return delegate.saveAll(writes);
+      return super.saveAll(writes);
     }
 
     private void refuseRenewal(List<LeaseWrite> writes) {
       if (silenced && writes.stream().anyMatch(w -> w.intent() == LeaseWrite.Intent.RENEW)) {
         throw new LeaseRepositoryFailure(null, "renewals are silenced by the test", null);
       }
-    }
-
-    @Override
-    public KeyLock lockKey(String key) throws InterruptedException {
-      return delegate.lockKey(key);
-    }
-
-    @Override
-    public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
-      return delegate.lockKey(key, silenceLimit);
     }
   }
 

@@ -4,13 +4,12 @@
  */
 package dev.rivus.agentkit.lease.spring.boot.actuate;
 
-import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
-import java.time.Duration;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -18,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A memory store that can fail its reads, or hang its writes until let go. */
-final class GatedRepository implements LeaseRepository {
+final class GatedRepository extends ForwardingLeaseRepository {
 
-  private final MemoryLeaseRepository delegate = new MemoryLeaseRepository();
   final AtomicBoolean failing = new AtomicBoolean();
   private volatile CountDownLatch gate = new CountDownLatch(0);
+
+  GatedRepository() {
+    super(new MemoryLeaseRepository());
+  }
 
   CountDownLatch hang() {
     CountDownLatch closed = new CountDownLatch(1);
@@ -46,33 +48,18 @@ final class GatedRepository implements LeaseRepository {
     if (failing.get()) {
       throw new LeaseRepositoryFailure(key, "store unreachable", null);
     }
-    return delegate.load(key);
-  }
-
-  @Override
-  public List<LeaseSnapshot> loadAll() {
-    return delegate.loadAll();
+    return super.load(key);
   }
 
   @Override
   public void save(LeaseWrite write) {
     pass();
-    delegate.save(write);
+    super.save(write);
   }
 
   @Override
   public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
     pass();
-    return delegate.saveAll(writes);
-  }
-
-  @Override
-  public KeyLock lockKey(String key) throws InterruptedException {
-    return delegate.lockKey(key);
-  }
-
-  @Override
-  public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
-    return delegate.lockKey(key, silenceLimit);
+    return super.saveAll(writes);
   }
 }

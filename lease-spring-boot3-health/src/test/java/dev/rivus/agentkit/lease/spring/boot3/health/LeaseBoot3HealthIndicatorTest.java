@@ -11,13 +11,10 @@ import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
-import dev.rivus.agentkit.lease.LeaseWrite;
-import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.memory.MemoryLeaseRepository;
 import dev.rivus.agentkit.lease.spring.boot.autoconfigure.LeaseActuatorAutoConfiguration;
 import dev.rivus.agentkit.lease.spring.boot.autoconfigure.LeaseAutoConfiguration;
-import java.time.Duration;
-import java.util.List;
+import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -70,12 +67,12 @@ class LeaseBoot3HealthIndicatorTest {
   }
 
   /** A memory store whose reads fail while told to. */
-  private static final class FailingReads implements LeaseRepository {
+  private static final class FailingReads extends ForwardingLeaseRepository {
 
-    private final MemoryLeaseRepository delegate = new MemoryLeaseRepository();
     private final AtomicBoolean failing;
 
     FailingReads(AtomicBoolean failing) {
+      super(new MemoryLeaseRepository());
       this.failing = failing;
     }
 
@@ -84,32 +81,7 @@ class LeaseBoot3HealthIndicatorTest {
       if (failing.get()) {
         throw new LeaseRepositoryFailure(key, "store unreachable", null);
       }
-      return delegate.load(key);
-    }
-
-    @Override
-    public List<LeaseSnapshot> loadAll() {
-      return delegate.loadAll();
-    }
-
-    @Override
-    public void save(LeaseWrite write) {
-      delegate.save(write);
-    }
-
-    @Override
-    public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
-      return delegate.saveAll(writes);
-    }
-
-    @Override
-    public KeyLock lockKey(String key) throws InterruptedException {
-      return delegate.lockKey(key);
-    }
-
-    @Override
-    public KeyLock lockKey(String key, Duration silenceLimit) throws InterruptedException {
-      return delegate.lockKey(key, silenceLimit);
+      return super.load(key);
     }
   }
 }
