@@ -12,7 +12,6 @@ import dev.rivus.agentkit.lease.micrometer.LeaseMetrics;
 import dev.rivus.agentkit.lease.spring.HoldAtLeast;
 import dev.rivus.agentkit.lease.spring.LeaseManagers;
 import dev.rivus.agentkit.lease.spring.LeasedBeanPostProcessor;
-import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -73,9 +72,9 @@ public class LeaseAutoConfiguration {
     if (name != null) {
       builder.name(name);
     }
-    List<LeaseListener> all = listeners.orderedStream().toList();
-    if (!all.isEmpty()) {
-      builder.listener(all.size() == 1 ? all.get(0) : new Listeners(all));
+    LeaseListener listener = Listeners.of(listeners.orderedStream().toList());
+    if (listener != null) {
+      builder.listener(listener);
     }
     return builder.build();
   }
