@@ -84,6 +84,8 @@ class PostgresReleaseWatchTest {
                 .listener(toldHeld)
                 .build()) {
       Lease held = holder.acquire("handed-over");
+      // Without a watch the manager would poll, and hand over this soon too.
+      waiting.watchKey("handed-over").orElseThrow().close();
       CompletableFuture<Lease> next =
           CompletableFuture.supplyAsync(
               () -> {
