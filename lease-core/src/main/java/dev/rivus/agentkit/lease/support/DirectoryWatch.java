@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * processes of the machine write (a SQLite file, a directory of record files): the operating
  * system's file notifications ({@link WatchService}; inotify on Linux) are read by one daemon
  * thread, which hands the name of each created, changed or deleted file to the store's {@code
- * changed} callback (which wakes the watches it concerns) and wakes every watch when notices were
- * lost (an overflow) or the directory is gone.
+ * changed} callback (which wakes the watches it concerns), wakes every watch again shortly after
+ * the last change (which may be told before it can be read), and wakes every watch when notices
+ * were lost (an overflow) or the directory is gone.
  *
  * <p>Started by {@link #watching()} when a watch opens: the directory is registered before it
  * returns, so a change after the watch opened is seen. It stops, giving its notification handle
@@ -34,7 +35,16 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DirectoryWatch implements AutoCloseable {
 
-  private static final long POLL_MILLIS = 250;
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+  /**
+   * After the last change, every watch is woken again this long after it: a change may be told
+   * before it can be read (SQLite writes a commit to its WAL, and a moment later to the index in
+   * shared memory that makes readers see it, which the system does not tell of).
+   */
+  private static final long[] SETTLE_NANOS = {
+    TimeUnit.MILLISECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(100)
+  };
 
   /** How long the notification handle is kept after the last watch closed, for the next one. */
   private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -138,9 +148,15 @@ public final class DirectoryWatch implements AutoCloseable {
   private void run(WatchService running) {
     long idleSince = 0;
     boolean idle = false;
+    long lastChange = 0;
+    int settled = SETTLE_NANOS.length; // none due
     try {
       while (true) {
-        WatchKey key = running.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        long timeout = POLL_NANOS;
+        if (settled < SETTLE_NANOS.length) {
+          timeout = Math.max(0, lastChange + SETTLE_NANOS[settled] - System.nanoTime());
+        }
+        WatchKey key = running.poll(timeout, TimeUnit.NANOSECONDS);
         if (key != null) {
           for (WatchEvent<?> event : key.pollEvents()) {
             if (event.kind() == StandardWatchEventKinds.OVERFLOW
@@ -149,14 +165,20 @@ public final class DirectoryWatch implements AutoCloseable {
             } else {
               changed.accept((Path) event.context());
             }
+            lastChange = System.nanoTime();
+            settled = 0;
           }
           if (!key.reset()) {
             lost(running); // the directory is gone or was replaced: a store lost
             return;
           }
         }
+        long now = System.nanoTime();
+        while (settled < SETTLE_NANOS.length && now - lastChange >= SETTLE_NANOS[settled]) {
+          watches.wakeAll();
+          settled++;
+        }
         if (watches.isEmpty()) {
-          long now = System.nanoTime();
           if (!idle) {
             idle = true;
             idleSince = now;
