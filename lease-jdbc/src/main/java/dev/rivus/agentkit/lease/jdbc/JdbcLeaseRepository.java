@@ -89,9 +89,19 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     this.keyLocks = new KeyLocks(connections, options.keyLockLimit());
     this.fencedTransactions =
         new FencedTransactions(connections, records, sql, options.fencedTransactionLimit());
-    ReleaseNotices notices = dialect.releaseNotices(ReleaseNotices.channel(table));
-    this.releaseListener =
-        notices == null ? null : new ReleaseListener(dataSource, notices, watches, table);
+    this.releaseListener = releaseListener(dataSource, dialect, table, watches);
+  }
+
+  /** The listener of the table's release notices, or null where the database sends none. */
+  private static @Nullable ReleaseListener releaseListener(
+      DataSource dataSource, Dialect dialect, String table, KeyWatches watches) {
+    ReleaseNotices notices;
+    try {
+      notices = dialect.releaseNotices(ReleaseNotices.channel(table));
+    } catch (LinkageError noDriver) {
+      return null; // PostgreSQL reached through another driver than the one this module reads
+    }
+    return notices == null ? null : new ReleaseListener(dataSource, notices, watches, table);
   }
 
   /**
@@ -202,7 +212,10 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
       return Optional.empty();
     }
     KeyWatch watch = watches.open(payload);
-    listener.watching();
+    if (!listener.watching()) {
+      watch.close();
+      return Optional.empty();
+    }
     return Optional.of(watch);
   }
 

@@ -65,15 +65,23 @@ final class ReleaseListener {
     return supported;
   }
 
-  /** Starts listening, if not yet: a watch was just opened. */
-  synchronized void watching() {
-    if (closed || thread != null || !supported) {
-      return;
+  /**
+   * Starts listening, if not yet: a watch was just opened.
+   *
+   * @return false if this listener is closed or notices cannot be received: offer no watch
+   */
+  synchronized boolean watching() {
+    if (closed || !supported) {
+      return false;
+    }
+    if (thread != null) {
+      return true;
     }
     Thread listening = new Thread(this::run, "lease-release-listener-" + name);
     listening.setDaemon(true);
     thread = listening;
     listening.start();
+    return true;
   }
 
   /** Stops listening and gives the connection back; waits a moment for the thread to do so. */

@@ -137,6 +137,15 @@ class PostgresReleaseWatchTest {
     }
   }
 
+  @Test
+  void aClosedRepositoryGivesNoWatch() {
+    waiting.watchKey("after-close").orElseThrow().close();
+    waiting.close();
+    assertThat(waiting.watchKey("after-close"))
+        .as("a watch nothing would wake: its waiter must poll")
+        .isEmpty();
+  }
+
   /** The sessions listening on the table's channel. */
   private List<Long> listeners() throws SQLException {
     try (Connection connection = db.pool.getConnection();
