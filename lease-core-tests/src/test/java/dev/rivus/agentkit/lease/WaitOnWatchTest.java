@@ -34,6 +34,9 @@ class WaitOnWatchTest {
   /** max(heartbeat, 1 s). */
   private static final Duration RECHECK = Duration.ofSeconds(1);
 
+  /** min(heartbeat / 2, 200 ms): how often a holder on this machine is looked at. */
+  private static final Duration POLL = Duration.ofMillis(200);
+
   private final MemoryLeaseRepository memory = new MemoryLeaseRepository();
   private final FakePlatform holderPlatform = Samples.platformOf(100);
   private final FakePlatform waiterPlatform = Samples.platformOf(200);
@@ -88,7 +91,9 @@ class WaitOnWatchTest {
   @Test
   void waitsOnTheWatchForTheRecheckTheTtlOrTheWaitLeftWhicheverIsFirst() throws Exception {
     Watched watched = new Watched(memory);
-    try (Lease held = holder.acquire("k");
+    FakePlatform elsewhere = new FakePlatform(Samples.onAnotherBoot(100));
+    try (LeaseManager remote = elsewhere.newManager(memory, TTL, HEARTBEAT);
+        Lease held = remote.acquire("k");
         LeaseManager waiter = waiterOn(watched)) {
       assertThatThrownBy(() -> waiter.acquire("k", Duration.ofMillis(2_500)))
           .isInstanceOf(LeaseHeld.class);
@@ -99,6 +104,28 @@ class WaitOnWatchTest {
       assertThat(held.isHeld()).isTrue();
     }
     assertThat(watched.closed).hasValue(watched.opened.get()).hasValue(1);
+  }
+
+  @Test
+  void aHolderOnThisMachineIsLookedAtEveryPollAndTakenOverWhenItDies() throws Exception {
+    Watched watched = new Watched(memory);
+    Lease held = holder.acquire("k");
+    try (LeaseManager waiter = waiterOn(watched)) {
+      ticker.onAwait(
+          3,
+          () -> {
+            waiterPlatform.kill(holderPlatform.currentProcess()); // dies without releasing
+          });
+      long before = waiterPlatform.nanoTime();
+      try (Lease next = waiter.acquire("k", Duration.ofSeconds(60))) {
+        assertThat(next.generation()).isGreaterThan(held.generation());
+      }
+      assertThat(ticker.awaits)
+          .as("each wait on the watch, a poll interval each")
+          .containsExactly(POLL, POLL, POLL);
+      assertThat(Duration.ofNanos(waiterPlatform.nanoTime() - before))
+          .isEqualTo(POLL.multipliedBy(3));
+    }
   }
 
   @Test
@@ -200,9 +227,21 @@ class WaitOnWatchTest {
       platform.sleep(duration);
     }
 
+    private int actionAt = -1;
+    private Runnable action = () -> {};
+
+    /** Runs {@code action} during the {@code n}th wait on a watch (1 is the first). */
+    void onAwait(int n, Runnable action) {
+      this.actionAt = n;
+      this.action = action;
+    }
+
     @Override
     public boolean sleepUntil(Duration duration, Signal signal) throws InterruptedException {
       awaits.add(duration);
+      if (awaits.size() == actionAt) {
+        action.run();
+      }
       return platform.sleepUntil(duration, signal);
     }
   }

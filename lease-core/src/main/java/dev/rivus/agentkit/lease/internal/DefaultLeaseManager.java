@@ -149,7 +149,7 @@ public final class DefaultLeaseManager implements LeaseManager {
           }
           Duration untilTtl = held.ttl().minus(held.observedUnchanged());
           if (watch.isPresent()) {
-            parts.ticker().sleepUntil(untilRecheck(remaining, untilTtl), watch.get()::awaitRelease);
+            awaitRelease(watch.get(), held, untilRecheck(remaining, untilTtl));
           } else {
             parts.ticker().sleep(pause(remaining, untilTtl));
           }
@@ -167,6 +167,36 @@ public final class DefaultLeaseManager implements LeaseManager {
   }
 
   /**
+   * Waits on the watch for up to {@code wait}. A holder this machine can see alive may also die
+   * without releasing: its process is looked at every poll interval meanwhile (no store read), so
+   * that its death is noticed as soon as without a watch.
+   */
+  private void awaitRelease(KeyWatch watch, LeaseHeld held, Duration wait)
+      throws InterruptedException {
+    if (held.holderLiveness() != Liveness.ALIVE) {
+      parts.ticker().sleepUntil(wait, watch::awaitRelease);
+      return;
+    }
+    Duration poll = pollInterval();
+    long deadline = parts.ticker().nanoTime() + wait.toNanos();
+    while (true) {
+      long left = deadline - parts.ticker().nanoTime();
+      if (left <= 0
+          || parts.ticker().sleepUntil(min(poll, Duration.ofNanos(left)), watch::awaitRelease)) {
+        return;
+      }
+      if (livenessJudge.judge(held.holder().process()) == Liveness.GONE) {
+        return;
+      }
+    }
+  }
+
+  /** How often a waiter without a watch looks again: half the heartbeat, at most 200 ms. */
+  private Duration pollInterval() {
+    return min(parts.timing().config().heartbeat().dividedBy(2), MAX_POLL);
+  }
+
+  /**
    * How long to wait on a watch before looking again: until the holder's TTL runs out, or the slow
    * re-check that covers a notification the store lost.
    */
@@ -181,7 +211,7 @@ public final class DefaultLeaseManager implements LeaseManager {
    * TTL running out.
    */
   private Duration pause(Duration remaining, Duration untilTtl) {
-    Duration poll = min(parts.timing().config().heartbeat().dividedBy(2), MAX_POLL);
+    Duration poll = pollInterval();
     long jittered = (long) (poll.toNanos() * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
     Duration pause = min(Duration.ofNanos(Math.max(1, jittered)), remaining);
     return untilTtl.isNegative() || untilTtl.isZero() ? pause : min(pause, untilTtl);
