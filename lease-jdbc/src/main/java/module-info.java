@@ -17,6 +17,8 @@ module dev.rivus.agentkit.lease.jdbc {
   requires static org.jspecify;
   // For the jdbc: store provider's pools only; an application brings its own DataSource.
   requires static com.zaxxer.hikari;
+  // For PostgreSQL's notices of releases only; the application brings the driver.
+  requires static org.postgresql.jdbc;
 
   exports dev.rivus.agentkit.lease.jdbc;
 

@@ -65,6 +65,13 @@ public interface LeaseManager extends AutoCloseable {
    * passed. The record is observed all along, so a holder that stops renewing is taken over within
    * the wait once the TTL has passed.
    *
+   * <p>Between attempts it waits on the repository's {@linkplain LeaseRepository#watchKey watch} of
+   * the key, where the repository has one: the next attempt follows the holder's release at once,
+   * or when the holder's TTL would run out, or after a slow re-check (the heartbeat, at least 1 s)
+   * that covers a notification the store lost; a holder on this machine is meanwhile looked at
+   * every poll interval, so that its death is noticed as soon as without a watch. Without a watch
+   * it polls the store: every half heartbeat, at most 200 ms, jittered.
+   *
    * @param key the lease key (see {@link LeaseKeys})
    * @param maxWait how long to keep trying; zero means one try
    * @return the held lease

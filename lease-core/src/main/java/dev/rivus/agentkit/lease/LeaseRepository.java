@@ -176,6 +176,31 @@ public interface LeaseRepository extends AutoCloseable {
   }
 
   /**
+   * Opens a watch of one key's releases, so that a waiting acquisition ({@link
+   * LeaseManager#acquire(String, Duration)}) can try again as soon as the key's holder lets go
+   * instead of polling. The manager opens one watch per waiting acquisition, before its first
+   * attempt, and closes it when the acquisition ends.
+   *
+   * <p>What a watch tells is only a hint to look again: the record itself, read by the next
+   * attempt, says whether the key is free. Which releases a watch sees depends on the store (see
+   * each adapter): at least those made through this repository instance; the stores that can also
+   * see other instances' and other processes' releases say so.
+   *
+   * <p>Opening a watch does no I/O that can block the caller for long, and never fails for the
+   * storage's sake: a store that cannot be watched now returns empty. The default returns empty,
+   * and the manager then polls.
+   *
+   * @param key the lease key
+   * @return the open watch, or empty if this repository cannot tell releases
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key breaks the rule of {@link LeaseKeys}
+   */
+  default Optional<KeyWatch> watchKey(String key) {
+    LeaseKeys.requireValid(key);
+    return Optional.empty();
+  }
+
+  /**
    * Releases what the repository holds open (connections, file handles). Repositories that hold
    * nothing do nothing. Does not delete stored records.
    */
@@ -213,5 +238,37 @@ public interface LeaseRepository extends AutoCloseable {
     default void abandon() {
       close();
     }
+  }
+
+  /**
+   * An open watch of one key's releases, from {@link LeaseRepository#watchKey}. Thread-safe; one
+   * thread awaits it at a time.
+   *
+   * <p>The promise: once the key's record is released after the watch was opened, or after the last
+   * {@link #awaitRelease} returned, the next {@code awaitRelease} returns {@code true} at once or
+   * as soon as the release is seen. A release that lands between a failed attempt and the await
+   * that follows it is therefore never lost, provided the watch was opened before the attempt. So
+   * does everything else after which the key may be free or the watch may have missed a release:
+   * the record deleted or pruned, the store's notification channel lost (a dropped database
+   * connection: it may have missed releases while it was down). Spurious wake-ups are allowed:
+   * {@code true} means "look again", never "the key is free".
+   */
+  interface KeyWatch extends AutoCloseable {
+
+    /**
+     * Waits until the key was released (as the watch's promise says) or {@code timeout} passes, in
+     * real time, whichever is first; then starts counting releases afresh.
+     *
+     * @param timeout the longest to wait; zero or negative only asks whether a release was seen
+     * @return {@code true} if a release (or a wake-up counted as one) came since the watch opened
+     *     or the last await returned, or the watch was closed; {@code false} if the timeout passed
+     *     without one
+     * @throws InterruptedException if the thread was interrupted while waiting
+     */
+    boolean awaitRelease(Duration timeout) throws InterruptedException;
+
+    /** Closes the watch: it stops counting releases, and a thread awaiting it returns. */
+    @Override
+    void close();
   }
 }

@@ -52,7 +52,7 @@ final class SpringLockContender implements CycleContender {
   }
 
   /** The {@code CREATE TABLE INT_LOCK} statement of Spring's shipped DDL for PostgreSQL. */
-  private static String lockTableDdl() throws IOException {
+  static String lockTableDdl() throws IOException {
     String script;
     try (InputStream in =
         DefaultLockRepository.class.getResourceAsStream(

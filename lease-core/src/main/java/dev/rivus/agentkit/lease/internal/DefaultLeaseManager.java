@@ -12,6 +12,7 @@ import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseManager;
+import dev.rivus.agentkit.lease.LeaseRepository.KeyWatch;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
@@ -45,6 +46,11 @@ public final class DefaultLeaseManager implements LeaseManager {
   private static final int MAX_RACES = 64;
 
   private static final Duration MAX_POLL = Duration.ofMillis(200);
+
+  /**
+   * A waiter with a watch looks again at least this often, or every heartbeat if that is longer.
+   */
+  private static final Duration MIN_RECHECK = Duration.ofSeconds(1);
 
   /** A stored generation this far ahead of the wall clock means a clock was set back or ahead. */
   private static final long CLOCK_BEHIND_MICROS = 1_000_000;
@@ -126,33 +132,86 @@ public final class DefaultLeaseManager implements LeaseManager {
       throw new IllegalArgumentException("maxWait must be zero or positive, was " + maxWait);
     }
     long start = parts.ticker().nanoTime();
-    while (true) {
-      if (Thread.interrupted()) {
-        throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
-      }
-      try {
-        return attempt(key);
-      } catch (LeaseHeld held) {
-        Duration remaining = maxWait.minusNanos(parts.ticker().nanoTime() - start);
-        if (remaining.isNegative() || remaining.isZero()) {
-          throw held;
+    // Opened before the first attempt, so that a release landing after it is not missed.
+    Optional<KeyWatch> watch =
+        maxWait.isZero() ? Optional.empty() : parts.repository().watchKey(key);
+    try {
+      while (true) {
+        if (Thread.interrupted()) {
+          throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
         }
-        parts.ticker().sleep(pause(remaining, held.ttl().minus(held.observedUnchanged())));
-      } catch (TooSlow slow) {
-        Duration remaining = maxWait.minusNanos(parts.ticker().nanoTime() - start);
-        if (remaining.isNegative() || remaining.isZero()) {
-          throw slow.failure;
+        try {
+          return attempt(key);
+        } catch (LeaseHeld held) {
+          Duration remaining = maxWait.minusNanos(parts.ticker().nanoTime() - start);
+          if (remaining.isNegative() || remaining.isZero()) {
+            throw held;
+          }
+          Duration untilTtl = held.ttl().minus(held.observedUnchanged());
+          if (watch.isPresent()) {
+            awaitRelease(watch.get(), held, untilRecheck(remaining, untilTtl));
+          } else {
+            parts.ticker().sleep(pause(remaining, untilTtl));
+          }
+        } catch (TooSlow slow) {
+          Duration remaining = maxWait.minusNanos(parts.ticker().nanoTime() - start);
+          if (remaining.isNegative() || remaining.isZero()) {
+            throw slow.failure;
+          }
+          parts.ticker().sleep(pause(remaining, remaining));
         }
-        parts.ticker().sleep(pause(remaining, remaining));
       }
+    } finally {
+      watch.ifPresent(KeyWatch::close);
     }
   }
 
   /**
-   * How long to wait before looking again: soon enough to notice a release or the TTL running out.
+   * Waits on the watch for up to {@code wait}. A holder this machine can see alive may also die
+   * without releasing: its process is looked at every poll interval meanwhile (no store read), so
+   * that its death is noticed as soon as without a watch.
+   */
+  private void awaitRelease(KeyWatch watch, LeaseHeld held, Duration wait)
+      throws InterruptedException {
+    if (held.holderLiveness() != Liveness.ALIVE) {
+      parts.ticker().sleepUntil(wait, watch::awaitRelease);
+      return;
+    }
+    Duration poll = pollInterval();
+    long deadline = parts.ticker().nanoTime() + wait.toNanos();
+    while (true) {
+      long left = deadline - parts.ticker().nanoTime();
+      if (left <= 0
+          || parts.ticker().sleepUntil(min(poll, Duration.ofNanos(left)), watch::awaitRelease)) {
+        return;
+      }
+      if (livenessJudge.judge(held.holder().process()) == Liveness.GONE) {
+        return;
+      }
+    }
+  }
+
+  /** How often a waiter without a watch looks again: half the heartbeat, at most 200 ms. */
+  private Duration pollInterval() {
+    return min(parts.timing().config().heartbeat().dividedBy(2), MAX_POLL);
+  }
+
+  /**
+   * How long to wait on a watch before looking again: until the holder's TTL runs out, or the slow
+   * re-check that covers a notification the store lost.
+   */
+  private Duration untilRecheck(Duration remaining, Duration untilTtl) {
+    Duration recheck = max(parts.timing().config().heartbeat(), MIN_RECHECK);
+    Duration wait = min(recheck, remaining);
+    return untilTtl.isNegative() || untilTtl.isZero() ? wait : min(wait, untilTtl);
+  }
+
+  /**
+   * How long to wait before looking again without a watch: soon enough to notice a release or the
+   * TTL running out.
    */
   private Duration pause(Duration remaining, Duration untilTtl) {
-    Duration poll = min(parts.timing().config().heartbeat().dividedBy(2), MAX_POLL);
+    Duration poll = pollInterval();
     long jittered = (long) (poll.toNanos() * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
     Duration pause = min(Duration.ofNanos(Math.max(1, jittered)), remaining);
     return untilTtl.isNegative() || untilTtl.isZero() ? pause : min(pause, untilTtl);

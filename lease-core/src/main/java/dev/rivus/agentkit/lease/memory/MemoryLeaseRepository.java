@@ -10,6 +10,7 @@ import dev.rivus.agentkit.lease.LeaseState;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.support.KeyWatches;
 import dev.rivus.agentkit.lease.support.KeyedLocks;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * A repository in this process's memory: leases shared by the managers of one JVM, gone when it
  * exits. Saves compare revisions atomically; the key lock is a fair per-key lock that cannot be
- * lost.
+ * lost; a key's watch wakes on its release at once.
  *
  * <p>Pruning keeps two floors for the whole repository, the highest generation and the highest
  * revision it ever pruned; a key with no record loads as a floor snapshot carrying them, so its
@@ -35,6 +36,7 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
 
   private final ConcurrentMap<String, LeaseSnapshot> records = new ConcurrentHashMap<>();
   private final KeyedLocks<String> keyLocks = new KeyedLocks<>();
+  private final KeyWatches watches = new KeyWatches();
   private final Clock clock;
   private Floors floors = Floors.NONE; // guarded by this, read without it (immutable, volatile)
 
@@ -80,6 +82,20 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
           }
           return write.snapshot();
         });
+    if (write.intent() == LeaseWrite.Intent.RELEASE) {
+      watches.wake(key);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A watch of this repository wakes on every release saved through it, and on the prune of the
+   * key's tombstone; a memory store has no other writers.
+   */
+  @Override
+  public Optional<KeyWatch> watchKey(String key) {
+    return Optional.of(watches.open(LeaseKeys.requireValid(key)));
   }
 
   /**
@@ -114,6 +130,7 @@ public final class MemoryLeaseRepository implements PrunableLeaseRepository {
             return null;
           });
       if (removed[0]) {
+        watches.wake(candidate.key());
         pruned++;
       }
     }

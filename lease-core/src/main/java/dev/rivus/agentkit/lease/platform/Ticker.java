@@ -47,4 +47,35 @@ public interface Ticker {
       TimeUnit.NANOSECONDS.sleep(Durations.saturatedNanos(duration));
     }
   }
+
+  /**
+   * Waits for {@code duration} of this ticker's time as {@link #sleep} does, or until {@code
+   * signal} comes, whichever is first. The default awaits the signal in real time, which is right
+   * for any ticker that moves with real time; a fake ticker asks the signal without waiting, moves
+   * its time, and asks again.
+   *
+   * @param duration how long to wait at most
+   * @param signal what ends the wait early
+   * @return whether the signal came
+   * @throws InterruptedException if the thread was interrupted while waiting
+   */
+  default boolean sleepUntil(Duration duration, Signal signal) throws InterruptedException {
+    return signal.await(duration.isNegative() ? Duration.ZERO : duration);
+  }
+
+  /**
+   * Something a thread can wait for in real time, such as a key's release ({@code
+   * LeaseRepository.KeyWatch#awaitRelease}).
+   */
+  @FunctionalInterface
+  interface Signal {
+    /**
+     * Waits for the signal at most {@code timeout} in real time.
+     *
+     * @param timeout the longest to wait; zero asks without waiting
+     * @return whether the signal came
+     * @throws InterruptedException if the thread was interrupted while waiting
+     */
+    boolean await(Duration timeout) throws InterruptedException;
+  }
 }

@@ -11,7 +11,9 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.support.DirectoryIdentity;
+import dev.rivus.agentkit.lease.support.DirectoryWatch;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
+import dev.rivus.agentkit.lease.support.KeyWatches;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -48,15 +50,33 @@ import java.util.Optional;
  */
 public final class FileLeaseRepository implements LeaseRepository {
 
+  private static final String RECORD_SUFFIX = ".json";
+
   private final Path directory;
   private final FileOptions options;
   private final DirectoryIdentity identity;
   private final RecordCodec codec = new RecordCodec();
 
+  /** By the base name of each key's files ({@link RecordNames#baseName}). */
+  private final KeyWatches watches = new KeyWatches();
+
+  private final DirectoryWatch changes;
+
   private FileLeaseRepository(Path directory, FileOptions options, DirectoryIdentity identity) {
     this.directory = directory;
     this.options = options;
     this.identity = identity;
+    this.changes =
+        new DirectoryWatch(
+            directory, watches, name -> recordChanged(watches, name), "lease-file-watch");
+  }
+
+  /** Wakes the watches of the key whose record file was renamed into place or deleted. */
+  private static void recordChanged(KeyWatches watches, Path name) {
+    String file = name.toString();
+    if (file.endsWith(RECORD_SUFFIX)) {
+      watches.wake(file.substring(0, file.length() - RECORD_SUFFIX.length()));
+    }
   }
 
   /**
@@ -212,6 +232,29 @@ public final class FileLeaseRepository implements LeaseRepository {
     } finally {
       writeLock.close();
     }
+    if (write.intent() == LeaseWrite.Intent.RELEASE) {
+      watches.wake(RecordNames.baseName(key));
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A watch wakes at once on a release saved through this repository, and, through the operating
+   * system's file notifications on the directory (inotify on Linux), on every write of the key's
+   * record file by any process of the machine: the waiter then reads the record again. The first
+   * watch starts one daemon thread that reads the notifications, given up 30 s after the last watch
+   * closed or on {@link #close()}. Where the platform has no native file notifications, or the
+   * directory cannot be watched, there is no watch and waiters poll.
+   */
+  @Override
+  public Optional<KeyWatch> watchKey(String key) {
+    KeyWatch watch = watches.open(RecordNames.baseName(LeaseKeys.requireValid(key)));
+    if (!changes.watching()) {
+      watch.close();
+      return Optional.empty();
+    }
+    return Optional.of(watch);
   }
 
   /** Runs under the key's write lock, which every writer of this directory takes. */
@@ -305,7 +348,11 @@ public final class FileLeaseRepository implements LeaseRepository {
   /** Lets go of the directory this repository holds open to know it by its identity. */
   @Override
   public void close() {
-    identity.close();
+    try {
+      changes.close();
+    } finally {
+      identity.close();
+    }
   }
 
   @Override

@@ -69,6 +69,23 @@ interface Dialect {
   String commitMode();
 
   /**
+   * A {@code FROM} item (without the {@code FROM}) that notifies the table's listeners of a
+   * release, delivered when the statement's transaction commits, with one parameter: the key's hash
+   * in hex (see {@link ReleaseNotices}). Empty where the database sends no notifications.
+   *
+   * @param channel the table's channel, {@link ReleaseNotices#channel}
+   */
+  String releaseNotice(String channel);
+
+  /**
+   * How to listen to the notices of {@link #releaseNotice}, or {@code null} where the database
+   * sends none (MariaDB).
+   *
+   * @param channel the table's channel, {@link ReleaseNotices#channel}
+   */
+  @Nullable ReleaseNotices releaseNotices(String channel);
+
+  /**
    * Bounds how long an acquisition waits for a row lock (a fenced transaction's share lock on the
    * generation row) within its own statement or transaction, in milliseconds; see {@link
    * #writeAcquisition}.

@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.jdbc;
 
 import dev.rivus.agentkit.lease.FencingToken;
 import dev.rivus.agentkit.lease.Lease;
+import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseLost;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.LeaseSnapshot;
@@ -13,6 +14,7 @@ import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
+import dev.rivus.agentkit.lease.support.KeyWatches;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -75,6 +77,8 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   private final Records records;
   private final KeyLocks keyLocks;
   private final FencedTransactions fencedTransactions;
+  private final KeyWatches watches = new KeyWatches();
+  private final @Nullable ReleaseListener releaseListener;
 
   private JdbcLeaseRepository(DataSource dataSource, JdbcOptions options, Dialect dialect) {
     this.table = options.tableName();
@@ -85,6 +89,19 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     this.keyLocks = new KeyLocks(connections, options.keyLockLimit());
     this.fencedTransactions =
         new FencedTransactions(connections, records, sql, options.fencedTransactionLimit());
+    this.releaseListener = releaseListener(dataSource, dialect, table, watches);
+  }
+
+  /** The listener of the table's release notices, or null where the database sends none. */
+  private static @Nullable ReleaseListener releaseListener(
+      DataSource dataSource, Dialect dialect, String table, KeyWatches watches) {
+    ReleaseNotices notices;
+    try {
+      notices = dialect.releaseNotices(ReleaseNotices.channel(table));
+    } catch (LinkageError noDriver) {
+      return null; // PostgreSQL reached through another driver than the one this module reads
+    }
+    return notices == null ? null : new ReleaseListener(dataSource, notices, watches, table);
   }
 
   /**
@@ -149,15 +166,57 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   @Override
   public void save(LeaseWrite write) {
     records.save(write);
+    released(write);
   }
 
   /**
-   * Saves each write as {@link #save} does, on one connection: the renewals and releases (the
-   * manager's heartbeat) in one JDBC batch, acquisitions one by one.
+   * Saves each write as {@link #save} does, on one connection: the renewals (the manager's
+   * heartbeat) in one JDBC batch, the releases in another, acquisitions one by one.
    */
   @Override
   public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
-    return records.saveAll(writes);
+    List<SaveOutcome> outcomes = records.saveAll(writes);
+    for (SaveOutcome outcome : outcomes) {
+      if (outcome.isSaved()) {
+        released(outcome.write());
+      }
+    }
+    return outcomes;
+  }
+
+  /** Wakes this repository's own watches of a key its release just landed on. */
+  private void released(LeaseWrite write) {
+    if (write.intent() == LeaseWrite.Intent.RELEASE && releaseListener != null) {
+      watches.wake(ReleaseNotices.payload(write.key()));
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On PostgreSQL, every release's statement notifies ({@code pg_notify}, delivered at its
+   * commit, on a channel named after the table), so a watch wakes on the release of any repository
+   * on the table, in any process. The first watch starts a listening thread that holds one
+   * connection of the data source (given back 30 s after the last watch closed, or on {@link
+   * #close()}); a dropped listening connection wakes every watch (they look again) and is replaced,
+   * after a backoff. A data source whose connections cannot be unwrapped to the PostgreSQL driver's
+   * gives no watch once that is seen.
+   *
+   * <p>On MariaDB there is no watch: waiters poll.
+   */
+  @Override
+  public Optional<KeyWatch> watchKey(String key) {
+    String payload = ReleaseNotices.payload(LeaseKeys.requireValid(key));
+    ReleaseListener listener = releaseListener;
+    if (listener == null || !listener.isSupported()) {
+      return Optional.empty();
+    }
+    KeyWatch watch = watches.open(payload);
+    if (!listener.watching()) {
+      watch.close();
+      return Optional.empty();
+    }
+    return Optional.of(watch);
   }
 
   @Override
@@ -283,9 +342,16 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     fencedTransactions.verify(connection, key, generation);
   }
 
-  /** Closes nothing: the data source is the application's, and key locks are closed by holders. */
+  /**
+   * Gives back the connection that listens for releases, if one does, and wakes every watch; closes
+   * nothing of the data source, which is the application's, and key locks are closed by holders.
+   */
   @Override
-  public void close() {}
+  public void close() {
+    if (releaseListener != null) {
+      releaseListener.close();
+    }
+  }
 
   @Override
   public String toString() {

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * MariaDB (10.6 or later; tested on 10.11), also chosen for a database that calls itself MySQL
@@ -274,5 +275,16 @@ final class MariaDbDialect implements Dialect {
   @Override
   public boolean isUndefinedColumn(SQLException failure) {
     return failure.getErrorCode() == 1054 || "42S22".equals(failure.getSQLState());
+  }
+
+  /** None: MariaDB has no notifications, so its repositories offer no watch and waiters poll. */
+  @Override
+  public String releaseNotice(String channel) {
+    return "";
+  }
+
+  @Override
+  public @Nullable ReleaseNotices releaseNotices(String channel) {
+    return null;
   }
 }

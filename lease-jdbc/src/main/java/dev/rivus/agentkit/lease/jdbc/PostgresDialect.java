@@ -198,6 +198,21 @@ final class PostgresDialect implements Dialect {
   }
 
   /**
+   * {@code pg_notify} in a subquery of its own: a release that writes its row is joined with it, so
+   * the notice is sent whenever the release lands (and sometimes for one that conflicts, which only
+   * wakes a waiter to look again).
+   */
+  @Override
+  public String releaseNotice(String channel) {
+    return "(SELECT pg_notify('" + channel + "', ?) AS sent) AS release_notice";
+  }
+
+  @Override
+  public ReleaseNotices releaseNotices(String channel) {
+    return new PostgresReleaseNotices(channel);
+  }
+
+  /**
    * Raises {@code synchronous_commit} from {@code off} to {@code on} for the statement's own
    * transaction ({@code set_config(..., true)}, so nothing is left on the pooled session), and
    * leaves every other value, all of which flush locally before the commit returns. Evaluated

@@ -19,7 +19,6 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -156,27 +155,51 @@ final class Records {
   }
 
   /**
-   * The updates of one kind, grouped by statement, in one batch each; counts in the given order.
+   * The updates that keep the generation, grouped by statement (renewals, then releases, whose
+   * statement also notifies the table's listeners), in one batch each; counts in the given order.
    */
   private int[] batch(Connection connection, List<LeaseWrite> writes) throws SQLException {
     int[] counts = new int[writes.size()];
-    if (writes.isEmpty()) {
-      return counts;
+    List<Integer> renewals = new ArrayList<>();
+    List<Integer> releases = new ArrayList<>();
+    for (int i = 0; i < writes.size(); i++) {
+      (isRelease(writes.get(i)) ? releases : renewals).add(i);
     }
-    // Renewals and releases keep the generation, so they share one statement.
-    boolean lighter = mayBeLost(writes);
-    try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
-      for (LeaseWrite write : writes) {
-        sql.bindSameGeneration(update, KeyBytes.encode(write.key()), write, lighter);
+    batchOf(connection, writes, renewals, false, counts);
+    batchOf(connection, writes, releases, true, counts);
+    return counts;
+  }
+
+  /** One batch of the writes at {@code indexes}, its counts put at those indexes. */
+  private void batchOf(
+      Connection connection,
+      List<LeaseWrite> writes,
+      List<Integer> indexes,
+      boolean release,
+      int[] counts)
+      throws SQLException {
+    if (indexes.isEmpty()) {
+      return;
+    }
+    List<LeaseWrite> group = new ArrayList<>(indexes.size());
+    indexes.forEach(i -> group.add(writes.get(i)));
+    boolean lighter = mayBeLost(group);
+    String statement = release ? sql.updateRelease() : sql.updateSameGeneration();
+    try (PreparedStatement update = connection.prepareStatement(statement)) {
+      for (LeaseWrite write : group) {
+        sql.bindSameGeneration(update, KeyBytes.encode(write.key()), write, lighter, release);
         update.addBatch();
       }
       int[] batchCounts = update.executeBatch();
-      System.arraycopy(batchCounts, 0, counts, 0, Math.min(batchCounts.length, counts.length));
-      if (batchCounts.length < counts.length) {
-        Arrays.fill(counts, batchCounts.length, counts.length, Statement.SUCCESS_NO_INFO);
+      for (int j = 0; j < indexes.size(); j++) {
+        counts[indexes.get(j)] =
+            j < batchCounts.length ? batchCounts[j] : Statement.SUCCESS_NO_INFO;
       }
     }
-    return counts;
+  }
+
+  private static boolean isRelease(LeaseWrite write) {
+    return write.intent() == LeaseWrite.Intent.RELEASE;
   }
 
   /** Executes the conditional statement of one write; returns the rows written. */
@@ -185,8 +208,10 @@ final class Records {
     if (write.raisesGeneration()) {
       return connections.dialect().writeAcquisition(connection, sql, write, keyBytes);
     }
-    try (PreparedStatement update = connection.prepareStatement(sql.updateSameGeneration())) {
-      sql.bindSameGeneration(update, keyBytes, write, mayBeLost(List.of(write)));
+    boolean release = isRelease(write);
+    String statement = release ? sql.updateRelease() : sql.updateSameGeneration();
+    try (PreparedStatement update = connection.prepareStatement(statement)) {
+      sql.bindSameGeneration(update, keyBytes, write, mayBeLost(List.of(write)), release);
       return update.executeUpdate();
     }
   }

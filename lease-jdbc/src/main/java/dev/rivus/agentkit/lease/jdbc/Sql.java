@@ -16,6 +16,9 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +47,9 @@ final class Sql {
   private final String checkColumns;
   private final String updateRaising;
   private final String updateSameGeneration;
+  private final String updateRelease;
   private final boolean hasCommitMode;
+  private final boolean hasReleaseNotice;
   private final String insert;
   private final String pruneAll;
   private final String pruneOlder;
@@ -77,6 +82,20 @@ final class Sql {
     hasCommitMode = !commitMode.isEmpty();
     updateSameGeneration =
         set + (hasCommitMode ? " FROM " + commitMode : "") + where + " AND generation = ?";
+    String releaseNotice = dialect.releaseNotice(ReleaseNotices.channel(table));
+    hasReleaseNotice = !releaseNotice.isEmpty();
+    List<String> releaseFrom = new ArrayList<>();
+    if (hasCommitMode) {
+      releaseFrom.add(commitMode);
+    }
+    if (hasReleaseNotice) {
+      releaseFrom.add(releaseNotice);
+    }
+    updateRelease =
+        set
+            + (releaseFrom.isEmpty() ? "" : " FROM " + String.join(", ", releaseFrom))
+            + where
+            + " AND generation = ?";
     insert =
         "INSERT INTO "
             + table
@@ -129,18 +148,36 @@ final class Sql {
   }
 
   /**
-   * Binds the parameters of {@link #updateSameGeneration}: the record, whether its transaction may
-   * commit without waiting for the flush ({@code lighter}, where the dialect can say so), then the
-   * key's hash, the expected revision and the generation.
+   * The update of a release: as {@link #updateSameGeneration}, and where the dialect can, it
+   * notifies the table's listeners ({@link Dialect#releaseNotice}); as {@link #bindSameGeneration}
+   * with {@code release} true.
+   */
+  String updateRelease() {
+    return updateRelease;
+  }
+
+  /**
+   * Binds the parameters of {@link #updateSameGeneration}, or of {@link #updateRelease} if {@code
+   * release}: the record, whether its transaction may commit without waiting for the flush ({@code
+   * lighter}, where the dialect can say so), a release's notice (where the dialect sends one), then
+   * the key's hash, the expected revision and the generation.
    */
   void bindSameGeneration(
-      PreparedStatement statement, byte[] keyBytes, LeaseWrite write, boolean lighter)
+      PreparedStatement statement,
+      byte[] keyBytes,
+      LeaseWrite write,
+      boolean lighter,
+      boolean release)
       throws SQLException {
     int next = bindRecord(statement, 1, write.snapshot());
     if (hasCommitMode) {
       statement.setBoolean(next++, lighter);
     }
-    statement.setBytes(next++, KeyBytes.hash(keyBytes));
+    byte[] keyHash = KeyBytes.hash(keyBytes);
+    if (release && hasReleaseNotice) {
+      statement.setString(next++, HexFormat.of().formatHex(keyHash));
+    }
+    statement.setBytes(next++, keyHash);
     statement.setLong(next++, write.expectedRevision());
     statement.setLong(next, write.snapshot().generation());
   }

@@ -122,7 +122,7 @@ class CommitDurabilityTest {
               connection.prepareStatement(
                   new Sql(db.table, new PostgresDialect()).updateSameGeneration())) {
             new Sql(db.table, new PostgresDialect())
-                .bindSameGeneration(update, KeyBytes.encode("durable"), renewal, false);
+                .bindSameGeneration(update, KeyBytes.encode("durable"), renewal, false, false);
             assertThat(update.executeUpdate()).isEqualTo(1);
           }
           assertThat(setting(connection))
@@ -139,7 +139,7 @@ class CommitDurabilityTest {
                 durable.prepareStatement(
                     new Sql(db.table, new PostgresDialect()).updateSameGeneration())) {
               new Sql(db.table, new PostgresDialect())
-                  .bindSameGeneration(update, KeyBytes.encode("durable"), release, true);
+                  .bindSameGeneration(update, KeyBytes.encode("durable"), release, true, false);
               assertThat(update.executeUpdate()).isEqualTo(1);
             }
             assertThat(setting(durable))

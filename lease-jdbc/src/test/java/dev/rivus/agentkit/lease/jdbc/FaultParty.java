@@ -160,13 +160,16 @@ final class FaultParty implements AutoCloseable {
   }
 
   /**
-   * Closes the manager (releasing what it holds), checks that its threads end and that the pool has
-   * no connection lent out nor a thread waiting for one, then closes the pool.
+   * Closes the manager (releasing what it holds) and the repository (which gives back the
+   * connection that listened for releases while a successor waited), checks that the manager's
+   * threads end and that the pool has no connection lent out nor a thread waiting for one, then
+   * closes the pool.
    */
   @Override
   public void close() {
     try {
       manager.close();
+      repository.close();
       await("the threads of closed manager " + name + " end")
           .atMost(SETTLE)
           .untilAsserted(() -> assertThat(managerThreads()).isEmpty());

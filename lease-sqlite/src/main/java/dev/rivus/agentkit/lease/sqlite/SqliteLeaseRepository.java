@@ -11,6 +11,8 @@ import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
+import dev.rivus.agentkit.lease.support.DirectoryWatch;
+import dev.rivus.agentkit.lease.support.KeyWatches;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Lease records in one SQLite file, shared by every process of one machine that opens it: the
@@ -82,6 +85,8 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   private final Writes writes;
   private final KeyLocks keyLocks;
   private final Pruning pruning;
+  private final KeyWatches watches = new KeyWatches();
+  private final DirectoryWatch changes;
 
   private SqliteLeaseRepository(StorePath store, SqliteOptions options, Database database) {
     this.file = store.file();
@@ -90,6 +95,19 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     this.writes = new Writes(database, options.syncEveryWrite());
     this.keyLocks = new KeyLocks(store.keyLockFile(), database);
     this.pruning = new Pruning(database, options.clock());
+    Path directory = Objects.requireNonNull(file.getParent(), "the database file's directory");
+    String name = String.valueOf(file.getFileName());
+    Set<String> written = Set.of(name, name + "-wal", name + "-journal");
+    this.changes =
+        new DirectoryWatch(
+            directory,
+            watches,
+            changed -> {
+              if (written.contains(changed.toString())) {
+                watches.wakeAll(); // a commit of any key: every waiter looks again
+              }
+            },
+            "lease-sqlite-watch");
   }
 
   /**
@@ -218,6 +236,34 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
   @Override
   public void save(LeaseWrite write) {
     writes.save(Objects.requireNonNull(write, "write"));
+    released(write);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A watch wakes at once on a release saved through this repository, and, through the operating
+   * system's file notifications on the database's directory (inotify on Linux), on every commit to
+   * the database (its WAL) by any process of the machine, whichever key it wrote: the waiter then
+   * reads its record again. The first watch starts one daemon thread that reads the notifications,
+   * given up 30 s after the last watch closed or on {@link #close()}. Where the platform has no
+   * native file notifications, or the directory cannot be watched, there is no watch and waiters
+   * poll.
+   */
+  @Override
+  public Optional<KeyWatch> watchKey(String key) {
+    KeyWatch watch = watches.open(LeaseKeys.requireValid(key));
+    if (!changes.watching()) {
+      watch.close();
+      return Optional.empty();
+    }
+    return Optional.of(watch);
+  }
+
+  private void released(LeaseWrite write) {
+    if (write.intent() == LeaseWrite.Intent.RELEASE) {
+      watches.wake(write.key());
+    }
   }
 
   /**
@@ -234,7 +280,13 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
     for (LeaseWrite write : Objects.requireNonNull(writes, "writes")) {
       Objects.requireNonNull(write, "a write of the batch");
     }
-    return this.writes.saveAll(writes);
+    List<SaveOutcome> outcomes = this.writes.saveAll(writes);
+    for (SaveOutcome outcome : outcomes) {
+      if (outcome.isSaved()) {
+        released(outcome.write());
+      }
+    }
+    return outcomes;
   }
 
   /**
@@ -336,7 +388,11 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
    */
   @Override
   public void close() {
-    database.close();
+    try {
+      changes.close();
+    } finally {
+      database.close();
+    }
   }
 
   @Override

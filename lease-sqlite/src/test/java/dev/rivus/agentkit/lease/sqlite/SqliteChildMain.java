@@ -54,6 +54,8 @@ import java.util.function.Supplier;
  *       prints {@code DONE}.
  *   <li>{@code acquire <db> <key>}: acquires the key once, prints {@code ACQUIRED <generation>},
  *       releases it and prints {@code DONE}.
+ *   <li>{@code hold <db> <key>}: acquires the key, prints {@code ACQUIRED <generation>}, releases
+ *       it once standard input closes, and prints {@code RELEASED}.
  * </ul>
  */
 public final class SqliteChildMain {
@@ -77,6 +79,7 @@ public final class SqliteChildMain {
       case "fence" -> keyLock(db, args[2]);
       case "cycles" -> cycles(db, Integer.parseInt(args[2]), Boolean.parseBoolean(args[3]));
       case "acquire" -> acquireOnce(db, args[2]);
+      case "hold" -> holdUntilStdinCloses(db, args[2]);
       default -> throw new IllegalArgumentException("unknown mode " + args[0]);
     }
   }
@@ -228,6 +231,17 @@ public final class SqliteChildMain {
       OUT.println("ACQUIRED " + lease.generation());
     }
     OUT.println("DONE");
+  }
+
+  private static void holdUntilStdinCloses(Path db, String key) throws Exception {
+    try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(db);
+        LeaseManager leases = LeaseManager.builder(repository).build()) {
+      Lease lease = leases.acquire(key);
+      OUT.println("ACQUIRED " + lease.generation());
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+      lease.close();
+      OUT.println("RELEASED");
+    }
   }
 
   private static void keyLock(Path db, String key) throws Exception {

@@ -279,6 +279,20 @@ public final class FakePlatform implements Ticker, LivenessJudge, SchedulerFacto
     }
   }
 
+  /**
+   * Asks the signal without waiting; if it has not come, advances the clock by {@code duration}
+   * (running the timers that fall due, which may bring the signal) and asks again. A waiting
+   * acquisition thus sees at once, in no fake time, a release that came before it waits.
+   */
+  @Override
+  public boolean sleepUntil(Duration duration, Signal signal) throws InterruptedException {
+    if (signal.await(Duration.ZERO)) {
+      return true;
+    }
+    sleep(duration);
+    return signal.await(Duration.ZERO);
+  }
+
   @Override
   public LeaseScheduler newScheduler(String name) {
     return new FakeScheduler();

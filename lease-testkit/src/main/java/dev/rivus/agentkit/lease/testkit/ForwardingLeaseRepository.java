@@ -73,6 +73,11 @@ public class ForwardingLeaseRepository implements LeaseRepository {
   }
 
   @Override
+  public Optional<KeyWatch> watchKey(String key) {
+    return delegate.watchKey(key);
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

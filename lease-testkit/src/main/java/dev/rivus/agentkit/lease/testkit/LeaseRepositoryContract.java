@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -794,6 +796,72 @@ public abstract class LeaseRepositoryContract {
             .as("the record after close, round %d", round)
             .isEqualTo(LeaseState.RELEASED);
       }
+    }
+  }
+
+  // ---- watches of releases ----
+
+  /**
+   * A release saved through the repository after its watch of the key opened wakes the watch, also
+   * when it landed before the await (a release between a waiter's attempt and its await is not
+   * lost): by {@code save}, and by {@code saveAll} as the manager's releases go.
+   *
+   * @throws Exception if the repository or the await fails
+   */
+  @Test
+  public void watchWakesOnAReleaseSavedBeforeItsAwait() throws Exception {
+    LeaseWrite first = Samples.firstWrite("watched", "handle-1");
+    repository().save(first);
+    Optional<LeaseRepository.KeyWatch> opened = repository().watchKey("watched");
+    Assumptions.assumeTrue(opened.isPresent(), "this repository has no watch: waiters poll");
+    try (LeaseRepository.KeyWatch watch = opened.get()) {
+      repository().save(first.snapshot().release(Samples.TIME.plusSeconds(1)));
+      assertThat(watch.awaitRelease(patience())).as("woken by a release by save").isTrue();
+
+      LeaseWrite again =
+          first
+              .snapshot()
+              .release(Samples.TIME.plusSeconds(1))
+              .snapshot()
+              .acquisition(Samples.holder("handle-2"), Duration.ofMinutes(1), Samples.TIME);
+      repository().save(again);
+      drain(watch);
+      List<SaveOutcome> outcomes =
+          repository().saveAll(List.of(again.snapshot().release(Samples.TIME.plusSeconds(2))));
+      assertThat(outcomes.get(0).isSaved()).isTrue();
+      assertThat(watch.awaitRelease(patience())).as("woken by a release by saveAll").isTrue();
+    }
+  }
+
+  /**
+   * Closing a watch ends a wait on it at once, and a closed watch answers without waiting.
+   *
+   * @throws Exception if the repository or the await fails
+   */
+  @Test
+  public void closingAWatchEndsItsWait() throws Exception {
+    Optional<LeaseRepository.KeyWatch> opened = repository().watchKey("closed-watch");
+    Assumptions.assumeTrue(opened.isPresent(), "this repository has no watch: waiters poll");
+    LeaseRepository.KeyWatch watch = opened.get();
+    drain(watch);
+    CountDownLatch awaiting = new CountDownLatch(1);
+    Future<Boolean> waiter =
+        workers()
+            .submit(
+                () -> {
+                  awaiting.countDown();
+                  return watch.awaitRelease(Duration.ofMinutes(5));
+                });
+    assertThat(awaiting.await(patience().toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+    watch.close();
+    assertThat(Workers.await(waiter, patience(), "the wait on a closed watch")).isTrue();
+    assertThat(watch.awaitRelease(Duration.ofMinutes(5))).as("a closed watch answers").isTrue();
+  }
+
+  /** Takes the wake-ups a watch already has (a store's own, when it starts listening). */
+  private static void drain(LeaseRepository.KeyWatch watch) throws InterruptedException {
+    for (int i = 0; i < 100 && watch.awaitRelease(Duration.ofMillis(50)); i++) {
+      // a spurious wake-up: allowed, and taken here so the next await means the next release
     }
   }
 

@@ -35,9 +35,10 @@ final class PooledJdbcOpening {
    * one. The key lock is not among them: it has {@link #KEY_LOCK_POOL_SIZE} of its own, so that a
    * key lock held or waited for never takes a connection the renewals need (a wait for a key lock
    * once failed with "Connection is not available (total=2, active=2)": the pool could not make
-   * another connection within the 250 ms it was given).
+   * another connection within the 250 ms it was given). On PostgreSQL, {@code lease run --wait}
+   * also listens for the holder's release on one connection while it waits, and for a while after.
    */
-  static final int POOL_SIZE = 3;
+  static final int POOL_SIZE = 4;
 
   /**
    * Connections made before they are needed by a command that holds a lease: the renewal's and the

@@ -80,6 +80,11 @@ final class PooledJdbcRepository implements PrunableLeaseRepository {
   }
 
   @Override
+  public Optional<KeyWatch> watchKey(String key) {
+    return repository.watchKey(key);
+  }
+
+  @Override
   public KeyLock lockKey(String key) throws InterruptedException {
     return keyLocks().lockKey(key);
   }
