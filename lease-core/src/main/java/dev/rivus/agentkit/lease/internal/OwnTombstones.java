@@ -5,6 +5,8 @@
 package dev.rivus.agentkit.lease.internal;
 
 import dev.rivus.agentkit.lease.LeaseSnapshot;
+import dev.rivus.agentkit.lease.platform.Ticker;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -25,25 +27,41 @@ final class OwnTombstones {
 
   static final int LIMIT = 4_096;
 
-  private final Map<String, LeaseSnapshot> tombstones =
+  private final Ticker ticker;
+
+  private final Map<String, Written> tombstones =
       new LinkedHashMap<>() {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, LeaseSnapshot> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Written> eldest) {
           return size() > LIMIT;
         }
       };
 
+  /** A tombstone, and when it was noted, by the manager's ticker. */
+  private record Written(LeaseSnapshot tombstone, long nanos) {}
+
+  OwnTombstones(Ticker ticker) {
+    this.ticker = ticker;
+  }
+
   /** Notes a tombstone this manager saved. */
   synchronized void written(LeaseSnapshot tombstone) {
     tombstones.remove(tombstone.key()); // so that it counts as the newest
-    tombstones.put(tombstone.key(), tombstone);
+    tombstones.put(tombstone.key(), new Written(tombstone, ticker.nanoTime()));
   }
 
   /** Takes the key's tombstone, if this manager wrote one and has not used or forgotten it. */
   synchronized Optional<LeaseSnapshot> take(String key) {
-    return Optional.ofNullable(tombstones.remove(key));
+    Written written = tombstones.remove(key);
+    return written == null ? Optional.empty() : Optional.of(written.tombstone());
+  }
+
+  /** Whether this manager released the key, not since acquired it, at most {@code window} ago. */
+  synchronized boolean releasedWithin(String key, Duration window) {
+    Written written = tombstones.get(key);
+    return written != null && ticker.nanoTime() - written.nanos() <= window.toNanos();
   }
 
   /** Forgets every tombstone: the store they were written to is gone. */
