@@ -58,7 +58,8 @@ interface CycleContender extends AutoCloseable {
   /**
    * The contender of the given name.
    *
-   * @param name {@code lease}, {@code floor}, {@code floor-set-local}, {@code shedlock} or {@code
+   * @param name {@code lease}, {@code lease-statements} (MariaDB, without the acquisition
+   *     procedure), {@code floor}, {@code floor-set-local}, {@code shedlock} or {@code
    *     spring-integration}
    * @param server where
    * @return the contender, set up
@@ -68,6 +69,8 @@ interface CycleContender extends AutoCloseable {
     switch (name) {
       case "lease":
         return new LeaseContender(server);
+      case "lease-statements":
+        return new LeaseContender(server, false);
       case "floor":
         return new RawFloorContender(
             server,

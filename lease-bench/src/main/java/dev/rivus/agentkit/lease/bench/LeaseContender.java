@@ -9,10 +9,15 @@ import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import dev.rivus.agentkit.lease.jdbc.JdbcOptions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * Our library: one {@link LeaseManager} (default TTL and heartbeat) on a {@link
- * JdbcLeaseRepository} on a HikariCP pool; a cycle is {@code acquire(key)} and {@code close()}.
+ * JdbcLeaseRepository} on a HikariCP pool; a cycle is {@code acquire(key)} and {@code close()}. On
+ * MariaDB, optionally on tables without the acquisition procedure (as an earlier version made
+ * them), whose acquisitions send its statements one by one.
  */
 final class LeaseContender implements CycleContender {
 
@@ -22,12 +27,27 @@ final class LeaseContender implements CycleContender {
   private final JdbcLeaseRepository repository;
   private final LeaseManager manager;
 
-  LeaseContender(JdbcServers server) {
+  LeaseContender(JdbcServers server) throws SQLException {
+    this(server, true);
+  }
+
+  /**
+   * Sets up the contender; without {@code routine}, the MariaDB table's acquisition procedure is
+   * dropped before the repository is opened.
+   */
+  LeaseContender(JdbcServers server, boolean routine) throws SQLException {
     this.server = server;
     pool = server.pool("lease-bench-lease");
-    repository =
-        JdbcLeaseRepository.open(
-            pool, JdbcOptions.builder().tableName(table).createIfMissing(true).build());
+    JdbcOptions options = JdbcOptions.builder().tableName(table).createIfMissing(true).build();
+    if (!routine) {
+      JdbcLeaseRepository.open(pool, options).close();
+      try (Connection connection = pool.getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.execute("DROP PROCEDURE IF EXISTS " + table + "_acq");
+      }
+      options = JdbcOptions.builder().tableName(table).build();
+    }
+    repository = JdbcLeaseRepository.open(pool, options);
     manager = LeaseManager.builder(repository).build();
   }
 

@@ -33,6 +33,13 @@ interface Dialect {
   void createTables(Connection connection, String table, List<String> statements)
       throws SQLException;
 
+  /**
+   * After the tables were checked: looks for what else of the DDL file this dialect's writes use
+   * when it is there (MariaDB's acquisition procedure), so that they do without it otherwise.
+   * Nothing by default.
+   */
+  default void findRoutines(Connection connection, String table) throws SQLException {}
+
   /** Whether a table exists on the connection's search path, and its comment if it has one. */
   TableComment tableComment(Connection connection, String table) throws SQLException;
 

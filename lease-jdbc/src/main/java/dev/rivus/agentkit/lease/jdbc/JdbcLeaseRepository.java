@@ -36,11 +36,12 @@ import org.jspecify.annotations.Nullable;
  * #open} (their comments name them and the schema version). An acquisition is one short transaction
  * that raises the key's generation row, then writes the record conditionally ({@code UPDATE ...
  * WHERE key_hash = ? AND revision = ? AND generation < ?}, or an insert that fails cleanly for a
- * key that has a row); a renewal or a release is one conditional {@code UPDATE} that keeps the
- * generation. Acquisitions and renewals commit durably, also on a PostgreSQL session whose {@code
- * synchronous_commit} is off; on PostgreSQL a release alone (or a batch of releases only) does not
- * wait for the flush, as a crash may lose it without harm. No record row written is a {@link
- * RevisionConflict}.
+ * key that has a row), in one round trip (on PostgreSQL one statement; on MariaDB a call of the
+ * table's procedure {@code <table>_acq}, made with the tables, or without it four statements); a
+ * renewal or a release is one conditional {@code UPDATE} that keeps the generation. Acquisitions
+ * and renewals commit durably, also on a PostgreSQL session whose {@code synchronous_commit} is
+ * off; on PostgreSQL a release alone (or a batch of releases only) does not wait for the flush, as
+ * a crash may lose it without harm. No record row written is a {@link RevisionConflict}.
  *
  * <p>{@link #inFencedTransaction(Lease, FencedTransaction)} runs the caller's SQL in a transaction
  * that commits only while the lease is still the holder's. The key lock of a key is a session lock
@@ -122,9 +123,10 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
    * library's, of the schema version it reads, with the columns it needs. With {@link
    * JdbcOptions#createIfMissing()}, it first creates the lease table and its generation table if
    * they do not exist, with the statements of the DDL file shipped beside this class ({@code
-   * postgresql.sql} or {@code mariadb.sql}); that is safe beside another process doing the same,
-   * needs the right to create tables, and never adopts a table that exists. Applications whose
-   * migrations own the schema (Flyway, Liquibase) run that file instead and leave the option off.
+   * postgresql.sql} or {@code mariadb.sql}, which also makes the acquisition procedure where the
+   * user may create routines); that is safe beside another process doing the same, needs the right
+   * to create tables, and never adopts a table that exists. Applications whose migrations own the
+   * schema (Flyway, Liquibase) run that file instead and leave the option off.
    *
    * @param dataSource where to connect
    * @param options the table, whether to create it, and the limits

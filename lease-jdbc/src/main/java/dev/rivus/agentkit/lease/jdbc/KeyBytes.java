@@ -21,6 +21,9 @@ import java.security.NoSuchAlgorithmException;
  */
 final class KeyBytes {
 
+  /** Never used itself, only cloned: a digest is not thread-safe. */
+  private static final MessageDigest SHA_256 = newSha256();
+
   private KeyBytes() {}
 
   static byte[] encode(String key) {
@@ -56,7 +59,19 @@ final class KeyBytes {
     return ByteBuffer.wrap(digest.digest(), 0, Long.BYTES).getLong();
   }
 
+  /**
+   * A fresh SHA-256 digest, cloned from one made once: looking the algorithm up among the security
+   * providers ({@code getInstance}) cost more than hashing a key, on every write.
+   */
   private static MessageDigest sha256() {
+    try {
+      return (MessageDigest) SHA_256.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256(); // a provider whose digests cannot be cloned
+    }
+  }
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

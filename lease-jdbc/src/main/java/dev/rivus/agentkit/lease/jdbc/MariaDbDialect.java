@@ -29,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  * session and is released when it ends. User lock names are global to the server, so the name is
  * {@code lease_} and 40 hex digits of the SHA-256 of the current database's name and the 64-bit
  * lock id (which already covers the table and the key): 46 characters, within the limit of 64.
+ *
+ * <p>An acquisition calls the table's procedure, made with the tables, in one round trip, or does
+ * without it in four ({@link #writeAcquisition}). One instance serves one repository's table.
+ * Thread-safe.
  */
 final class MariaDbDialect implements Dialect {
 
@@ -36,7 +40,13 @@ final class MariaDbDialect implements Dialect {
   private static final String LOCK_NAME =
       "CONCAT('lease_', LEFT(SHA2(CONCAT_WS('/', DATABASE(), ?), 256), 40))";
 
+  /** The comment of this library's acquisition procedure, as in {@code mariadb.sql}. */
+  private static final String ROUTINE_COMMENT = "lease-jdbc acquisition, schema " + Schema.VERSION;
+
   private final String name;
+
+  /** The call of the table's acquisition procedure, or {@code null} to do without it. */
+  private volatile @Nullable String acquisitionCall;
 
   MariaDbDialect(String name) {
     this.name = name;
@@ -53,18 +63,68 @@ final class MariaDbDialect implements Dialect {
   }
 
   /**
-   * Runs the statements as they are: MariaDB's {@code CREATE TABLE IF NOT EXISTS} is safe beside
-   * another session doing the same, and each table's comment is part of its own statement, so it is
-   * never written on a table someone else made.
+   * Runs the statements as they are: MariaDB's {@code CREATE TABLE IF NOT EXISTS} and {@code CREATE
+   * PROCEDURE IF NOT EXISTS} are safe beside another session doing the same, and each table's
+   * comment is part of its own statement, so it is never written on a table someone else made. The
+   * acquisition procedure is optional: a user without the right to create it ({@code CREATE
+   * ROUTINE}), or a server that cannot, gets the tables alone, and acquisitions do without it.
    */
   @Override
   public void createTables(Connection connection, String table, List<String> statements)
       throws SQLException {
     try (Statement statement = connection.createStatement()) {
       for (String sql : statements) {
-        statement.execute(sql);
+        if (Schema.routineOf(sql) == null) {
+          statement.execute(sql);
+        } else {
+          createRoutine(statement, sql);
+        }
       }
     }
+  }
+
+  /**
+   * Whatever keeps the server from making the procedure leaves the tables usable: no right to
+   * create routines, a server without the routines' system table ({@code mysql.proc}), another
+   * session making it at the same moment ({@code IF NOT EXISTS} checks before it writes). {@link
+   * #findRoutines} then finds it or not.
+   */
+  private static void createRoutine(Statement statement, String sql) {
+    try {
+      statement.execute(sql);
+    } catch (SQLException cannot) {
+      // acquisitions do without it
+    }
+  }
+
+  /**
+   * Looks for the table's acquisition procedure ({@code <table>_acq}) among the routines the user
+   * may see, and uses it if its comment names it as this library's, of this schema version: a
+   * routine of that name made by someone else, or by another version, is never called. A server
+   * that cannot list its routines (no {@code mysql.proc}) has none to call.
+   */
+  @Override
+  public void findRoutines(Connection connection, String table) {
+    String routine = Schema.acquisitionRoutine(table);
+    boolean ours;
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT ROUTINE_COMMENT FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA ="
+                + " DATABASE() AND ROUTINE_NAME = ? AND ROUTINE_TYPE = 'PROCEDURE'")) {
+      select.setString(1, routine);
+      try (ResultSet row = select.executeQuery()) {
+        ours = row.next() && ROUTINE_COMMENT.equals(row.getString(1));
+      }
+    } catch (SQLException unlisted) {
+      ours = false;
+    }
+    acquisitionCall =
+        ours ? "CALL " + routine + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" : null;
+  }
+
+  /** Whether acquisitions call the procedure (else they send its statements one by one). */
+  boolean callsRoutine() {
+    return acquisitionCall != null;
   }
 
   @Override
@@ -83,17 +143,49 @@ final class MariaDbDialect implements Dialect {
   }
 
   /**
-   * Two statements in a transaction opened and ended by statements ({@code START TRANSACTION},
-   * {@code COMMIT} or {@code ROLLBACK}), since Connector/J sends each change of auto-commit as a
-   * statement of its own: the generation row's upsert (an exclusive lock, which waits for the share
-   * locks of fenced transactions), then the record's plain {@code INSERT} or conditional {@code
-   * UPDATE}. A duplicate key or a deadlock (two first acquisitions of one key racing on the new
-   * generation row) is a conflict: the transaction is rolled back and nothing is written. A
-   * connection whose transaction could not be ended is aborted, never lent out again with it open.
+   * One round trip where the table has its acquisition procedure ({@link #findRoutines}): {@code
+   * CALL <table>_acq(...)}, whose transaction raises the generation row, then writes the record,
+   * and commits or rolls back on the server, answering 1 or 0 (see {@code mariadb.sql}). Otherwise,
+   * or once a call finds the procedure gone or not executable ({@code EXECUTE} denied; such a call
+   * runs nothing), for good on this repository: the same two statements in a transaction opened and
+   * ended by statements ({@code START TRANSACTION}, {@code COMMIT} or {@code ROLLBACK}, since
+   * Connector/J sends each change of auto-commit as a statement of its own), four round trips.
+   *
+   * <p>Both take the generation row's exclusive lock first (the upsert, which waits at most {@value
+   * Dialect#ACQUISITION_LOCK_WAIT_MILLIS} ms for the share locks of fenced transactions, by {@code
+   * innodb_lock_wait_timeout} for that statement alone), then the record row's; renewals and
+   * releases lock the record row only, and fenced transactions the generation row only (they read
+   * the record before, without a lock), so no two of them wait for each other in a cycle. A
+   * duplicate key, a deadlock (two first acquisitions of one key racing on the new generation row)
+   * or a lock wait past the bound is a conflict: the transaction is rolled back and nothing is
+   * written. A connection whose transaction could not be ended, or whose call failed without the
+   * server's answer, is aborted, never lent out again with it open.
+   *
+   * <p>Why a procedure: the server gives no other way to send both writes at once. Several
+   * statements in one query need {@code allowMultiQueries} on the application's URL; MariaDB has no
+   * data-modifying {@code WITH}; a stored function may not commit or roll back; and a trigger on
+   * the record table fires only once the update has locked the record row, so the generation row
+   * would be locked second: a renewal would wait behind an acquisition that waits for a fenced
+   * transaction (creating a trigger also needs {@code TRIGGER}, and {@code SUPER} or {@code
+   * log_bin_trust_function_creators} where the binary log is on).
    */
   @Override
   public int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
       throws SQLException {
+    String call = acquisitionCall;
+    if (call != null) {
+      try {
+        return callAcquisition(connection, call, write, keyBytes);
+      } catch (SQLException e) {
+        if (isDuplicateKey(e) || isDeadlock(e) || isLockWaitTimeout(e)) {
+          return 0; // the procedure answers these itself; rolled back all the same
+        }
+        if (!isRoutineUnavailable(e)) {
+          throw e;
+        }
+        acquisitionCall = null;
+      }
+    }
     try (Statement control = connection.createStatement()) {
       control.execute("START TRANSACTION");
       boolean ended = false;
@@ -108,6 +200,50 @@ final class MariaDbDialect implements Dialect {
         }
       }
     }
+  }
+
+  /**
+   * The call of the procedure. Its handlers end its transaction on every error the server reports;
+   * after any other failure (a cut connection, a timeout) the session's state is unknown, so it is
+   * rolled back or aborted here as well.
+   */
+  private static int callAcquisition(
+      Connection connection, String call, LeaseWrite write, byte[] keyBytes) throws SQLException {
+    boolean ended = false;
+    try (PreparedStatement acquire = connection.prepareStatement(call)) {
+      acquire.setBytes(1, KeyBytes.hash(keyBytes));
+      acquire.setBytes(2, keyBytes);
+      int next = Sql.bindRecord(acquire, 3, write.snapshot());
+      acquire.setLong(next, write.expectedRevision());
+      try (ResultSet row = acquire.executeQuery()) {
+        if (!row.next()) {
+          throw new SQLException("the acquisition procedure answered no row: " + call);
+        }
+        int written = row.getInt(1);
+        ended = true;
+        return written;
+      }
+    } catch (SQLException e) {
+      ended = ended || isRoutineUnavailable(e);
+      throw e;
+    } finally {
+      if (!ended) {
+        try (Statement control = connection.createStatement()) {
+          rollbackOrAbort(connection, control);
+        } catch (SQLException | RuntimeException broken) {
+          Connections.abortQuietly(connection);
+        }
+      }
+    }
+  }
+
+  /**
+   * ER_SP_DOES_NOT_EXIST (1305), ER_PROCACCESS_DENIED_ERROR (1370) or ER_SP_WRONG_NO_OF_ARGS
+   * (1318): the call ran nothing of the procedure.
+   */
+  private static boolean isRoutineUnavailable(SQLException failure) {
+    int code = failure.getErrorCode();
+    return code == 1305 || code == 1370 || code == 1318;
   }
 
   private static void rollbackOrAbort(Connection connection, Statement control) {

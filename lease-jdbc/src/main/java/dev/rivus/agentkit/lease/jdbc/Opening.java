@@ -48,6 +48,7 @@ final class Opening {
     try (Connection connection = dataSource.getConnection()) {
       Dialect dialect = dialect(connection, table);
       Schema.check(connection, dialect, new Sql(table, dialect), table);
+      dialect.findRoutines(connection, table);
       return dialect;
     } catch (SQLException e) {
       throw new LeaseRepositoryFailure(

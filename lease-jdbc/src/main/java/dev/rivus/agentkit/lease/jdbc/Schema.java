@@ -49,6 +49,11 @@ final class Schema {
   private static final Pattern VERSION_NUMBER = Pattern.compile("\\d{1,9}");
   private static final Pattern NAMED_TABLE =
       Pattern.compile("(?:CREATE TABLE IF NOT EXISTS|COMMENT ON TABLE) ([a-z_][a-z0-9_]*)");
+  private static final Pattern NAMED_ROUTINE =
+      Pattern.compile("CREATE PROCEDURE IF NOT EXISTS ([a-z_][a-z0-9_]*)");
+
+  /** The line that changes the end of a statement, in a DDL file. */
+  private static final String DELIMITER_COMMAND = "DELIMITER ";
 
   private Schema() {}
 
@@ -57,23 +62,44 @@ final class Schema {
     return table + "_fence";
   }
 
-  /** The statements that create both tables if they do not exist, for {@code table}. */
+  /**
+   * The statements that create both tables (and, on MariaDB, the acquisition procedure) if they do
+   * not exist, for {@code table}. A statement ends with a line that ends with the delimiter, {@code
+   * ;} unless a {@code DELIMITER} line (as the {@code mariadb} client and Flyway read it) changed
+   * it, so that a procedure's body keeps its own semicolons.
+   */
   static List<String> statements(Dialect dialect, String table) {
     String text = read(dialect.schemaFile()).replace(FILE_TABLE_NAME, table);
     List<String> statements = new ArrayList<>();
     StringBuilder current = new StringBuilder();
+    String delimiter = ";";
     for (String line : text.split("\n", -1)) {
       if (line.startsWith("--")) {
         continue;
       }
+      if (line.startsWith(DELIMITER_COMMAND)) {
+        delimiter = line.substring(DELIMITER_COMMAND.length()).trim();
+        continue;
+      }
       current.append(line).append('\n');
-      if (line.endsWith(";")) {
+      if (line.endsWith(delimiter)) {
         String statement = current.toString().trim();
-        statements.add(statement.substring(0, statement.length() - 1));
+        statements.add(statement.substring(0, statement.length() - delimiter.length()));
         current.setLength(0);
       }
     }
     return statements;
+  }
+
+  /** The procedure a statement of the DDL files creates, or {@code null} for another statement. */
+  static @Nullable String routineOf(String statement) {
+    Matcher names = NAMED_ROUTINE.matcher(statement);
+    return names.find() ? names.group(1) : null;
+  }
+
+  /** The acquisition procedure of a record table (MariaDB): 64 characters at most. */
+  static String acquisitionRoutine(String table) {
+    return table + "_acq";
   }
 
   /**
@@ -85,7 +111,10 @@ final class Schema {
     return names.lookingAt() ? names.group(1) : null;
   }
 
-  /** Creates both tables if they do not exist, in auto-commit mode. */
+  /**
+   * Creates both tables (and what else the dialect's DDL file makes) if they do not exist, in
+   * auto-commit mode.
+   */
   static void create(Connection connection, Dialect dialect, String table) throws SQLException {
     dialect.createTables(connection, table, statements(dialect, table));
   }

@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -90,6 +91,41 @@ class AcquisitionConflictTest {
       assertThat(repository.load("conflict/won")).contains(next.snapshot());
       assertThat(generationRowOf(db, "conflict/won")).isEqualTo(next.snapshot().generation());
     }
+  }
+
+  /** The PostgreSQL dialect keeps its table's acquisition statements: never another table's. */
+  @Test
+  void oneDialectWritesEachTablesAcquisitionsToThatTable() throws Exception {
+    try (TestDatabase one = TestDatabase.on(TestServer.POSTGRES);
+        TestDatabase other = TestDatabase.on(TestServer.POSTGRES)) {
+      one.create().close();
+      other.create().close();
+      PostgresDialect dialect = new PostgresDialect();
+      LeaseWrite first = Samples.firstWrite("conflict/tables", "h");
+      byte[] keyBytes = KeyBytes.encode(first.key());
+      try (Connection connection = one.pool.getConnection()) {
+        assertThat(dialect.writeAcquisition(connection, sql(one, dialect), first, keyBytes))
+            .isOne();
+        assertThat(dialect.writeAcquisition(connection, sql(other, dialect), first, keyBytes))
+            .as("the same first acquisition, in the other table")
+            .isOne();
+        assertThat(dialect.writeAcquisition(connection, sql(one, dialect), first, keyBytes))
+            .as("again in the first table")
+            .isZero();
+        // The records are at the first write's revision, so the next acquisition expects it.
+        LeaseWrite raise = first.snapshot().acquisition(first.snapshot().holder(), ttl(), now());
+        assertThat(dialect.writeAcquisition(connection, sql(other, dialect), raise, keyBytes))
+            .isOne();
+        assertThat(generationRowOf(other, "conflict/tables"))
+            .isEqualTo(raise.snapshot().generation());
+        assertThat(generationRowOf(one, "conflict/tables"))
+            .isEqualTo(first.snapshot().generation());
+      }
+    }
+  }
+
+  private static Sql sql(TestDatabase db, Dialect dialect) {
+    return new Sql(db.table, dialect);
   }
 
   private static Duration ttl() {

@@ -43,12 +43,13 @@ class JdbcSchemaTest {
         assertThat(in).as("the DDL file %s in the jar", file).isNotNull();
         script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
-      // As Flyway would: the whole script in one go, the table renamed.
-      String url =
-          server == TestServer.MARIADB ? server.url() + "&allowMultiQueries=true" : server.url();
-      try (Connection connection = DriverManager.getConnection(url);
+      // As Flyway or the mariadb client would: the table renamed; on PostgreSQL the whole script
+      // in one go, on MariaDB statement by statement, each ending as its DELIMITER lines say.
+      try (Connection connection = DriverManager.getConnection(server.url());
           Statement statement = connection.createStatement()) {
-        statement.execute(script.replace("lease_records", db.table));
+        for (String sql : asAClientSplitsIt(server, script.replace("lease_records", db.table))) {
+          statement.execute(sql);
+        }
       }
 
       try (JdbcLeaseRepository repository =
@@ -56,7 +57,34 @@ class JdbcSchemaTest {
         repository.save(Samples.firstWrite("migrated", "h"));
         assertThat(repository.load("migrated")).isPresent();
       }
+      if (server == TestServer.MARIADB) {
+        assertThat(((MariaDbDialect) Opening.checkTables(db.pool, db.table)).callsRoutine())
+            .as("the acquisition procedure the script made, in use")
+            .isTrue();
+      }
     }
+  }
+
+  /** The script's statements, as the server's own command-line client sends them. */
+  private static List<String> asAClientSplitsIt(TestServer server, String script) {
+    if (server == TestServer.POSTGRES) {
+      return List.of(script);
+    }
+    List<String> statements = new ArrayList<>();
+    String delimiter = ";";
+    StringBuilder current = new StringBuilder();
+    for (String line : script.split("\n", -1)) {
+      if (line.startsWith("DELIMITER ")) {
+        delimiter = line.substring("DELIMITER ".length()).trim();
+      } else if (line.endsWith(delimiter)) {
+        current.append(line, 0, line.length() - delimiter.length());
+        statements.add(current.toString());
+        current.setLength(0);
+      } else {
+        current.append(line).append('\n');
+      }
+    }
+    return statements;
   }
 
   @ParameterizedTest

@@ -331,7 +331,8 @@ public enum SharedServer {
   }
 
   /**
-   * Drops a lease table and its generation table {@code TABLE_fence}, if they exist.
+   * Drops a lease table and its generation table {@code TABLE_fence}, if they exist, and on MariaDB
+   * its acquisition procedure {@code TABLE_acq}.
    *
    * @param connection a connection to a server of this product
    * @param table the lease table's name, as from {@link #freshTableName(String)}
@@ -340,6 +341,9 @@ public enum SharedServer {
   public void dropLeaseTable(Connection connection, String table) throws SQLException {
     execute(connection, "DROP TABLE IF EXISTS " + table);
     execute(connection, "DROP TABLE IF EXISTS " + table + "_fence");
+    if (this == MARIADB) {
+      execute(connection, "DROP PROCEDURE IF EXISTS " + table + "_acq");
+    }
   }
 
   /**
