@@ -275,4 +275,15 @@ final class MariaDbDialect implements Dialect {
   public boolean isUndefinedColumn(SQLException failure) {
     return failure.getErrorCode() == 1054 || "42S22".equals(failure.getSQLState());
   }
+
+  /**
+   * {@value MariaDbBatches#ROWS_PER_STATEMENT} rows per statement, all in one transaction ({@link
+   * MariaDbBatches}); {@code lighter} changes nothing, as for {@link #commitMode()}.
+   */
+  @Override
+  public boolean[] writeSameGeneration(
+      Connection connection, Sql sql, List<LeaseWrite> writes, boolean lighter)
+      throws SQLException {
+    return MariaDbBatches.writeSameGeneration(connection, sql, writes);
+  }
 }
