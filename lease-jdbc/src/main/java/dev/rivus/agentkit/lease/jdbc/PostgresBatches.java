@@ -265,14 +265,18 @@ final class PostgresBatches {
    * @return what became of each, in order
    */
   Acquired[] writeAcquisitions(Connection connection, List<LeaseWrite> writes) throws SQLException {
-    Acquired[] outcomes = new Acquired[writes.size()];
-    Arrays.fill(outcomes, Acquired.CONFLICT);
     return Connections.inTransaction(
-        connection, c -> writeAcquisitions(c, writes, outcomes), written -> true);
+        connection, c -> writeAcquisitionsInTransaction(c, writes), written -> true);
   }
 
-  private Acquired[] writeAcquisitions(
-      Connection connection, List<LeaseWrite> writes, Acquired[] outcomes) throws SQLException {
+  /**
+   * As {@link #writeAcquisitions}, in the connection's transaction, which the caller ends; for
+   * tests that look at the transaction before its commit.
+   */
+  Acquired[] writeAcquisitionsInTransaction(Connection connection, List<LeaseWrite> writes)
+      throws SQLException {
+    Acquired[] outcomes = new Acquired[writes.size()];
+    Arrays.fill(outcomes, Acquired.CONFLICT);
     try (Statement noJit = connection.createStatement()) {
       // The planner's estimates for arrays and an empty generation table are far off: left on,
       // the server compiles the statement (JIT), which took half a second for 100,000 rows.
