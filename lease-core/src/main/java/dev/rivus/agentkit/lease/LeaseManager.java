@@ -5,6 +5,7 @@
 package dev.rivus.agentkit.lease;
 
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * Acquires leases from one repository with one configuration, and keeps them renewed.
@@ -84,6 +85,28 @@ public interface LeaseManager extends AutoCloseable {
    * @throws IllegalStateException if the manager is closed
    */
   Lease acquire(String key, Duration maxWait) throws InterruptedException;
+
+  /**
+   * Acquires the leases on many keys at once: tries each key once, as {@link #acquire(String)}
+   * does, with one read of their records and one write of all the acquisitions ({@link
+   * LeaseRepository#saveAll}), which a store may make one durable commit. Each key is judged on its
+   * own, by the same rules and with the same events to the listener; a key another writer moved
+   * meanwhile is read and judged again. The leases acquired are renewed together with the others
+   * the manager holds.
+   *
+   * <p>The whole call fails, holding nothing of what it acquired (whatever it may have written is
+   * released), if the repository fails for the whole batch, or if the batch's write took so much of
+   * the TTL that too little is left for a first renewal.
+   *
+   * @param keys the lease keys (see {@link LeaseKeys}), each at most once
+   * @return the leases acquired, and who holds each of the other keys
+   * @throws LeaseRepositoryFailure if the repository failed for the whole batch, or was too slow
+   *     for the TTL; nothing is held then
+   * @throws NullPointerException if {@code keys} or a key is null
+   * @throws IllegalArgumentException if a key is empty or too long, or appears twice
+   * @throws IllegalStateException if the manager is closed
+   */
+  Acquisitions acquireAll(Collection<String> keys);
 
   /**
    * Returns the configuration: the TTL and heartbeat set on the builder, validated.

@@ -6,7 +6,10 @@ package dev.rivus.agentkit.lease;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -65,6 +68,26 @@ public interface LeaseRepository extends AutoCloseable {
    * @throws LeaseRepositoryFailure if the storage cannot be read or holds a corrupt record
    */
   List<LeaseSnapshot> loadAll();
+
+  /**
+   * Loads the stored records of many keys, each as {@link #load} would: for {@link
+   * LeaseManager#acquireAll}, which judges a batch of keys at once. Adapters that can read many
+   * records in one query or transaction override this; the default loads one by one.
+   *
+   * @param keys the lease keys
+   * @return the stored snapshot or floor of every key that has one; a key with neither is absent
+   * @throws StoreLost if the store is no longer the one this repository opened
+   * @throws LeaseRepositoryFailure if the storage cannot be read or holds a corrupt record
+   * @throws NullPointerException if {@code keys} or a key is null
+   * @throws IllegalArgumentException if a key breaks the rule of {@link LeaseKeys}
+   */
+  default Map<String, LeaseSnapshot> loadAll(Collection<String> keys) {
+    Map<String, LeaseSnapshot> stored = new HashMap<>();
+    for (String key : keys) {
+      load(key).ifPresent(snapshot -> stored.put(key, snapshot));
+    }
+    return stored;
+  }
 
   /**
    * Writes {@code write.snapshot()} over the stored record only if that record's revision is {@code

@@ -4,10 +4,12 @@
  */
 package dev.rivus.agentkit.lease.internal;
 
+import dev.rivus.agentkit.lease.Acquisitions;
 import dev.rivus.agentkit.lease.HolderIdentity;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseConfig;
 import dev.rivus.agentkit.lease.LeaseEvent.Acquisition;
+import dev.rivus.agentkit.lease.LeaseException;
 import dev.rivus.agentkit.lease.LeaseHeld;
 import dev.rivus.agentkit.lease.LeaseKeys;
 import dev.rivus.agentkit.lease.LeaseLost;
@@ -20,14 +22,20 @@ import dev.rivus.agentkit.lease.Liveness;
 import dev.rivus.agentkit.lease.LivenessJudge;
 import dev.rivus.agentkit.lease.ProcessIdentity;
 import dev.rivus.agentkit.lease.RevisionConflict;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler;
 import dev.rivus.agentkit.lease.platform.Ticker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +44,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /** The lease manager: acquisition and takeover decisions; its {@link Renewer} keeps leases held. */
 public final class DefaultLeaseManager implements LeaseManager {
@@ -191,6 +200,171 @@ public final class DefaultLeaseManager implements LeaseManager {
     }
   }
 
+  @Override
+  public Acquisitions acquireAll(Collection<String> keys) {
+    List<String> distinct = distinctKeys(keys);
+    try {
+      return acquireEach(distinct);
+    } catch (TooSlow slow) {
+      throw slow.failure;
+    } catch (StoreLost lost) {
+      storeLost(lost); // the leases this manager holds were in that store too
+      throw lost;
+    }
+  }
+
+  private static List<String> distinctKeys(Collection<String> keys) {
+    Objects.requireNonNull(keys, "keys");
+    List<String> distinct = new ArrayList<>(keys.size());
+    Set<String> seen = new HashSet<>();
+    for (String key : keys) {
+      if (!seen.add(LeaseKeys.requireValid(key))) {
+        throw new IllegalArgumentException("lease '" + key + "' is asked for twice");
+      }
+      distinct.add(key);
+    }
+    return distinct;
+  }
+
+  /**
+   * Rounds of one read and one write of the keys still open, until none lost a race (or {@link
+   * #MAX_RACES} rounds ran). A failure of a round gives back what earlier rounds acquired.
+   */
+  private Acquisitions acquireEach(List<String> keys) {
+    BatchResult result = new BatchResult();
+    List<String> open = keys;
+    try {
+      for (int race = 0; race < MAX_RACES && !open.isEmpty(); race++) {
+        open = acquireRound(open, race == 0, result);
+      }
+    } catch (RuntimeException | Error failure) {
+      releases.closeAll(new ArrayList<>(result.acquired.values()));
+      throw failure;
+    }
+    for (String key : open) {
+      result.failed.put(key, lostRaces(key));
+    }
+    return result.inOrderOf(keys);
+  }
+
+  /** What an {@link #acquireAll} has got so far, by key. Confined to its calling thread. */
+  private static final class BatchResult {
+    final Map<String, ManagedLease> acquired = new HashMap<>();
+    final Map<String, LeaseHeld> held = new HashMap<>();
+    final Map<String, LeaseRepositoryFailure> failed = new HashMap<>();
+
+    Acquisitions inOrderOf(List<String> keys) {
+      List<Lease> leases = new ArrayList<>(acquired.size());
+      Map<String, LeaseHeld> heldInOrder = new LinkedHashMap<>();
+      Map<String, LeaseRepositoryFailure> failedInOrder = new LinkedHashMap<>();
+      for (String key : keys) {
+        ManagedLease lease = acquired.get(key);
+        if (lease != null) {
+          leases.add(lease);
+        } else if (held.containsKey(key)) {
+          heldInOrder.put(key, held.get(key));
+        } else {
+          failedInOrder.put(key, failed.get(key));
+        }
+      }
+      return new Acquisitions(leases, heldInOrder, failedInOrder);
+    }
+  }
+
+  /**
+   * One read of the keys' records (none for a key whose own tombstone this manager kept), one
+   * judgement each, one batch of writes; holds what was written.
+   *
+   * @return the keys that lost a revision race, to be read and judged again
+   */
+  private List<String> acquireRound(List<String> keys, boolean first, BatchResult result) {
+    requireOpen();
+    Map<String, LeaseSnapshot> stored = new HashMap<>();
+    List<String> toRead = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      Optional<LeaseSnapshot> own = first ? parts.ownTombstones().take(key) : Optional.empty();
+      if (own.isPresent()) {
+        stored.put(key, own.get());
+      } else {
+        toRead.add(key);
+      }
+    }
+    if (!toRead.isEmpty()) {
+      stored.putAll(parts.repository().loadAll(toRead));
+    }
+    List<LeaseWrite> writes = new ArrayList<>(keys.size());
+    List<Acquisition> hows = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      Optional<LeaseSnapshot> record = Optional.ofNullable(stored.get(key));
+      try {
+        hows.add(judge(key, record));
+      } catch (LeaseHeld held) {
+        result.held.put(key, held);
+        continue;
+      }
+      HolderIdentity holder = new HolderIdentity(self, managerId + "-" + handles.incrementAndGet());
+      writes.add(nextRecord(key, record, holder));
+    }
+    if (writes.isEmpty()) {
+      return List.of();
+    }
+    long start = parts.ticker().nanoTime();
+    List<SaveOutcome> outcomes;
+    try {
+      outcomes = parts.repository().saveAll(writes);
+    } catch (StoreLost lost) {
+      throw lost; // nothing was written
+    } catch (LeaseRepositoryFailure failure) {
+      releases.releaseAllIfWritten(writes, failure);
+      throw failure;
+    }
+    long elapsed = parts.ticker().nanoTime() - start;
+    List<LeaseSnapshot> written = new ArrayList<>(writes.size());
+    List<Acquisition> writtenHow = new ArrayList<>(writes.size());
+    List<String> lostRace = new ArrayList<>();
+    for (int i = 0; i < outcomes.size(); i++) {
+      LeaseWrite write = writes.get(i);
+      LeaseException failure = outcomes.get(i).failure();
+      if (failure == null) {
+        written.add(write.snapshot());
+        writtenHow.add(hows.get(i));
+      } else if (failure instanceof RevisionConflict) {
+        lostRace.add(write.key()); // another writer moved first: read again and judge again
+      } else if (failure instanceof LeaseRepositoryFailure repositoryFailure) {
+        releases.releaseIfWritten(write, repositoryFailure);
+        result.failed.put(write.key(), repositoryFailure);
+      }
+    }
+    if (!parts.timing().leavesRoomForRenewal(elapsed)) {
+      // As for one acquisition: leases that would be lost moments after they are handed out.
+      releases.releaseAllQuietly(written);
+      throw new TooSlow(tooSlow(null, writes.size() + " leases", "their", "they were", elapsed));
+    }
+    holdAll(written, writtenHow, start, result);
+    return lostRace;
+  }
+
+  /** Holds the leases written; if one cannot be held (the manager closed), gives the rest back. */
+  private void holdAll(
+      List<LeaseSnapshot> written, List<Acquisition> hows, long start, BatchResult result) {
+    for (int i = 0; i < written.size(); i++) {
+      LeaseSnapshot acquired = written.get(i);
+      try {
+        result.acquired.put(acquired.key(), (ManagedLease) hold(acquired, start, hows.get(i)));
+      } catch (RuntimeException | Error cannotHold) {
+        releases.releaseAllQuietly(written.subList(i + 1, written.size()));
+        throw cannotHold;
+      }
+    }
+  }
+
+  private static LeaseRepositoryFailure lostRaces(String key) {
+    return new LeaseRepositoryFailure(
+        key,
+        "lease '" + key + "': lost " + MAX_RACES + " revision races in a row; giving up",
+        null);
+  }
+
   /**
    * Waits on the watch for up to {@code wait}. A holder this machine can see alive may also die
    * without releasing: its process is looked at every poll interval meanwhile (no store read), so
@@ -286,22 +460,27 @@ public final class DefaultLeaseManager implements LeaseManager {
       }
       return hold(write.snapshot(), start, how);
     }
-    throw new LeaseRepositoryFailure(
-        key,
-        "lease '" + key + "': lost " + MAX_RACES + " revision races in a row; giving up",
-        null);
+    throw lostRaces(key);
   }
 
   private LeaseRepositoryFailure tooSlow(String key, long elapsedNanos) {
+    return tooSlow(key, "lease '" + key + "'", "its", "it was", elapsedNanos);
+  }
+
+  private LeaseRepositoryFailure tooSlow(
+      @Nullable String key, String what, String whose, String who, long elapsedNanos) {
     return new LeaseRepositoryFailure(
         key,
         String.format(
             Locale.ROOT,
-            "acquiring lease '%s' took %.3f s of its %.3f s TTL, too little was left for its first"
-                + " renewal, so it was released again; the repository is too slow for this TTL",
-            key,
+            "acquiring %s took %.3f s of %s %.3f s TTL, too little was left for %s first"
+                + " renewal, so %s released again; the repository is too slow for this TTL",
+            what,
             elapsedNanos / 1e9,
-            parts.timing().config().ttl().toNanos() / 1e9),
+            whose,
+            parts.timing().config().ttl().toNanos() / 1e9,
+            whose,
+            who),
         null);
   }
 

@@ -14,6 +14,7 @@ import dev.rivus.agentkit.lease.StoreLost;
 import dev.rivus.agentkit.lease.platform.LeaseScheduler.Lane;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -138,6 +139,71 @@ final class Releases {
             failure.addSuppressed(stillFailing);
           }
         });
+  }
+
+  /**
+   * As {@link #releaseIfWritten}, for a batch whose write failed as a whole: one read of the keys,
+   * one batch of tombstones for the records found as attempted.
+   */
+  void releaseAllIfWritten(List<LeaseWrite> attempted, LeaseRepositoryFailure failure) {
+    onRepositoryLane(
+        attempted.size() + " lease(s)",
+        () -> {
+          try {
+            List<String> keys = new ArrayList<>(attempted.size());
+            attempted.forEach(write -> keys.add(write.key()));
+            Map<String, LeaseSnapshot> stored = parts.repository().loadAll(keys);
+            List<LeaseWrite> tombstones = new ArrayList<>();
+            for (LeaseWrite write : attempted) {
+              if (write.snapshot().equals(stored.get(write.key()))) {
+                tombstones.add(write.snapshot().release(parts.wallClock().instant()));
+              }
+            }
+            if (!tombstones.isEmpty()) {
+              parts.repository().saveAll(tombstones); // a conflict: someone else's record now
+            }
+          } catch (LeaseException stillFailing) {
+            failure.addSuppressed(stillFailing);
+          }
+        });
+  }
+
+  /** Undoes acquisitions that were written but will not be handed out, in one batch. */
+  void releaseAllQuietly(List<LeaseSnapshot> acquired) {
+    if (acquired.isEmpty()) {
+      return;
+    }
+    onRepositoryLane(acquired.size() + " lease(s)", () -> releaseWritten(acquired));
+  }
+
+  private void releaseWritten(List<LeaseSnapshot> acquired) {
+    List<LeaseWrite> writes = new ArrayList<>(acquired.size());
+    for (LeaseSnapshot snapshot : acquired) {
+      writes.add(snapshot.release(parts.wallClock().instant()));
+    }
+    List<SaveOutcome> outcomes;
+    try {
+      outcomes = parts.repository().saveAll(writes);
+    } catch (RuntimeException failure) {
+      parts
+          .warnings()
+          .warn(
+              "could not release "
+                  + acquired.size()
+                  + " lease(s) just acquired; they will expire after the TTL",
+              failure);
+      return;
+    }
+    for (int i = 0; i < outcomes.size(); i++) {
+      LeaseException failure = outcomes.get(i).failure();
+      if (failure == null) {
+        parts.ownTombstones().written(writes.get(i).snapshot());
+      } else if (failure instanceof RevisionConflict) {
+        warnIfFailed(acquired.get(i), releaseIfOurs(acquired.get(i)));
+      } else {
+        warnNotReleased(acquired.get(i), failure);
+      }
+    }
   }
 
   /** Undoes an acquisition that was written but will not be handed out. */

@@ -6,6 +6,7 @@ package dev.rivus.agentkit.lease.jdbc;
 
 import dev.rivus.agentkit.lease.LeaseWrite;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -57,6 +58,56 @@ interface Dialect {
    */
   int writeAcquisition(Connection connection, Sql sql, LeaseWrite write, byte[] keyBytes)
       throws SQLException;
+
+  /**
+   * Writes and commits a batch of acquisitions, each as {@link #writeAcquisition} does (its
+   * generation row locked first, a conflict writing nothing for that key and no error for the
+   * others, durable), on a connection in auto-commit mode, which it leaves so. The default writes
+   * them one by one, each its own transaction; a dialect that can write them in one overrides it.
+   *
+   * @return whether each record was written, in order
+   */
+  default boolean[] writeAcquisitions(Connection connection, Sql sql, List<LeaseWrite> writes)
+      throws SQLException {
+    boolean[] written = new boolean[writes.size()];
+    for (int i = 0; i < written.length; i++) {
+      LeaseWrite write = writes.get(i);
+      written[i] = writeAcquisition(connection, sql, write, KeyBytes.encode(write.key())) == 1;
+    }
+    return written;
+  }
+
+  /**
+   * Writes a batch of renewals and releases (writes that keep the generation), each compared as
+   * {@link Sql#updateSameGeneration} compares it (the key's row, at the expected revision and of
+   * the same generation), in as few statements as the database's limits allow, on a connection in
+   * auto-commit mode, which it leaves so. Every write commits durably, unless {@code lighter}.
+   *
+   * @param lighter whether the transactions may commit without waiting for the flush (a batch of
+   *     releases only; where the database has such a setting, see {@link #commitMode()})
+   * @return whether each write was saved, in order
+   */
+  boolean[] writeSameGeneration(
+      Connection connection, Sql sql, List<LeaseWrite> writes, boolean lighter) throws SQLException;
+
+  /** How many keys one statement of {@link #selectMany} may read. */
+  default int keysPerSelect() {
+    return 1_000; // well within every driver's parameters
+  }
+
+  /**
+   * Prepares the select of the records of many keys, by their hashes ({@link #keysPerSelect()} at
+   * most), with its parameters bound; the caller closes it. The default names each hash as a
+   * parameter of an {@code IN} list.
+   */
+  default PreparedStatement selectMany(Connection connection, Sql sql, List<byte[]> keyHashes)
+      throws SQLException {
+    PreparedStatement select = connection.prepareStatement(sql.selectMany(keyHashes.size()));
+    for (int i = 0; i < keyHashes.size(); i++) {
+      select.setBytes(i + 1, keyHashes.get(i));
+    }
+    return select;
+  }
 
   /**
    * A {@code FROM} item (without the {@code FROM}) that makes the transaction of the statement that

@@ -18,7 +18,9 @@ import dev.rivus.agentkit.lease.support.KeyWatches;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -165,6 +167,16 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
     return records.loadAll();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On one connection: on PostgreSQL 100,000 keys per query (an array), on MariaDB 1,000.
+   */
+  @Override
+  public Map<String, LeaseSnapshot> loadAll(Collection<String> keys) {
+    return records.loadAll(keys);
+  }
+
   @Override
   public void save(LeaseWrite write) {
     records.save(write);
@@ -172,8 +184,11 @@ public final class JdbcLeaseRepository implements PrunableLeaseRepository {
   }
 
   /**
-   * Saves each write as {@link #save} does, on one connection: the renewals (the manager's
-   * heartbeat) in one JDBC batch, the releases in another, acquisitions one by one.
+   * Saves each write as {@link #save} does, on one connection: the renewals and releases (the
+   * manager's heartbeat) in multi-row statements (PostgreSQL: 10,000 rows each, from arrays;
+   * MariaDB: 1,000 rows each, all in one transaction), then the acquisitions: on PostgreSQL in one
+   * statement, one durable commit, a key whose generation row a fenced transaction holds locked
+   * then written alone (waiting for it as {@link #save} would); on MariaDB one by one.
    */
   @Override
   public List<SaveOutcome> saveAll(List<LeaseWrite> writes) {

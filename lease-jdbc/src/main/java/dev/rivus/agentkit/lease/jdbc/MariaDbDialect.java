@@ -423,4 +423,15 @@ final class MariaDbDialect implements Dialect {
   public @Nullable ReleaseNotices releaseNotices(String channel) {
     return null;
   }
+
+  /**
+   * {@value MariaDbBatches#ROWS_PER_STATEMENT} rows per statement, all in one transaction ({@link
+   * MariaDbBatches}); {@code lighter} changes nothing, as for {@link #commitMode()}.
+   */
+  @Override
+  public boolean[] writeSameGeneration(
+      Connection connection, Sql sql, List<LeaseWrite> writes, boolean lighter)
+      throws SQLException {
+    return MariaDbBatches.writeSameGeneration(connection, sql, writes);
+  }
 }

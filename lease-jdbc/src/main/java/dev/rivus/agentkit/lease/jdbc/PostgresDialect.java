@@ -156,6 +156,58 @@ final class PostgresDialect implements Dialect {
   }
 
   /**
+   * One statement for the whole batch ({@link PostgresBatches}), one transaction and one flush. A
+   * key whose generation row someone holds locked (a fenced transaction) is then written alone,
+   * waiting for the lock as {@link #writeAcquisition} does; if the statement itself fails on a lock
+   * (a record row a concurrent writer holds, beyond the bound) or a deadlock, nothing of it was
+   * written and every key is written alone.
+   */
+  @Override
+  public boolean[] writeAcquisitions(Connection connection, Sql sql, List<LeaseWrite> writes)
+      throws SQLException {
+    if (writes.size() < 2) {
+      return Dialect.super.writeAcquisitions(connection, sql, writes);
+    }
+    PostgresBatches.Acquired[] outcomes;
+    try {
+      outcomes = batches(sql).writeAcquisitions(connection, writes);
+    } catch (SQLException e) {
+      if (isRaceLost(e) || isLockWaitTimeout(e)) {
+        return Dialect.super.writeAcquisitions(connection, sql, writes);
+      }
+      throw e;
+    }
+    boolean[] written = new boolean[writes.size()];
+    for (int i = 0; i < written.length; i++) {
+      written[i] =
+          switch (outcomes[i]) {
+            case WRITTEN -> true;
+            case CONFLICT -> false;
+            case LOCKED -> {
+              LeaseWrite write = writes.get(i);
+              yield writeAcquisition(connection, sql, write, KeyBytes.encode(write.key())) == 1;
+            }
+          };
+    }
+    return written;
+  }
+
+  /**
+   * {@value PostgresBatches#RENEWALS_PER_STATEMENT} rows per statement ({@link PostgresBatches}).
+   */
+  @Override
+  public boolean[] writeSameGeneration(
+      Connection connection, Sql sql, List<LeaseWrite> writes, boolean lighter)
+      throws SQLException {
+    return batches(sql).writeSameGeneration(connection, writes, lighter);
+  }
+
+  private PostgresBatches batches(Sql sql) {
+    return new PostgresBatches(
+        sql, commitMode(), durableCommit(), ReleaseNotices.channel(sql.table()));
+  }
+
+  /**
    * One statement in auto-commit, so one round trip and one flush. Its parts run in this order,
    * each pulled by the next: the lock-wait bound is set; the generation row is locked ({@code FOR
    * UPDATE}, which waits for the share locks of fenced transactions) before the record row, whose

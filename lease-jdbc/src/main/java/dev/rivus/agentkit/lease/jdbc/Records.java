@@ -19,7 +19,10 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -27,8 +30,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The reads and writes of the record table: loads, saves, a heartbeat's batch and pruning, each on
  * a connection of its own in auto-commit mode ({@link Connections#withConnection}). Every write is
- * one conditional statement on the key's row (an acquisition is the dialect's, {@link
- * Dialect#writeAcquisition}); no row written is a {@link RevisionConflict}. A row that breaks a
+ * one conditional statement on the key's row, or one row of a multi-row statement compared on its
+ * own (the dialect's: {@link Dialect#writeAcquisition}, {@link Dialect#writeAcquisitions}, {@link
+ * Dialect#writeSameGeneration}); no row written is a {@link RevisionConflict}. A row that breaks a
  * rule of the snapshot is reported as a corrupt record.
  *
  * <p>Immutable and thread-safe.
@@ -104,98 +108,81 @@ final class Records {
 
   /**
    * Saves each write as {@link #save} does, on one connection: the renewals and releases (the
-   * manager's heartbeat) in one JDBC batch, acquisitions one by one.
+   * manager's heartbeat) in the dialect's multi-row statements ({@link
+   * Dialect#writeSameGeneration}), then the acquisitions, in one statement where the dialect can
+   * ({@link Dialect#writeAcquisitions}).
    */
   List<SaveOutcome> saveAll(List<LeaseWrite> writes) {
     Objects.requireNonNull(writes, "writes");
     if (writes.isEmpty()) {
       return List.of();
     }
-    List<LeaseWrite> batched = new ArrayList<>();
+    List<LeaseWrite> sameGeneration = new ArrayList<>(writes.size());
+    List<LeaseWrite> acquisitions = new ArrayList<>();
     for (LeaseWrite write : writes) {
-      if (!write.raisesGeneration()) {
-        batched.add(write);
-      }
+      (write.raisesGeneration() ? acquisitions : sameGeneration).add(write);
     }
-    int[] counts = new int[writes.size()];
+    boolean[][] saved = new boolean[2][];
     connections.withConnection(
         null,
         "save " + writes.size() + " leases",
         connection -> {
-          int[] batchCounts = batch(connection, batched);
-          int next = 0;
-          for (int i = 0; i < writes.size(); i++) {
-            LeaseWrite write = writes.get(i);
-            counts[i] =
-                write.raisesGeneration()
-                    ? execute(connection, write, KeyBytes.encode(write.key()))
-                    : batchCounts[next++];
-          }
+          Dialect dialect = connections.dialect();
+          saved[0] =
+              sameGeneration.isEmpty()
+                  ? new boolean[0]
+                  : dialect.writeSameGeneration(
+                      connection, sql, sameGeneration, mayBeLost(sameGeneration));
+          saved[1] =
+              acquisitions.isEmpty()
+                  ? new boolean[0]
+                  : dialect.writeAcquisitions(connection, sql, acquisitions);
           return Boolean.TRUE;
         });
     List<SaveOutcome> outcomes = new ArrayList<>(writes.size());
-    for (int i = 0; i < writes.size(); i++) {
-      LeaseWrite write = writes.get(i);
-      if (counts[i] == 1 || (counts[i] == Statement.SUCCESS_NO_INFO && landed(write))) {
-        outcomes.add(SaveOutcome.saved(write));
-      } else {
-        outcomes.add(
-            SaveOutcome.failed(
-                write, new RevisionConflict(write.key(), write.expectedRevision(), -1)));
-      }
+    int nextSame = 0;
+    int nextAcquisition = 0;
+    for (LeaseWrite write : writes) {
+      boolean written =
+          write.raisesGeneration() ? saved[1][nextAcquisition++] : saved[0][nextSame++];
+      outcomes.add(
+          written
+              ? SaveOutcome.saved(write)
+              : SaveOutcome.failed(
+                  write, new RevisionConflict(write.key(), write.expectedRevision(), -1)));
     }
     return outcomes;
   }
 
-  /**
-   * After a batch that gave no count (a driver that rewrites batches): whether the write is stored.
-   */
-  private boolean landed(LeaseWrite write) {
-    return load(write.key()).filter(write.snapshot()::equals).isPresent();
-  }
-
-  /**
-   * The updates that keep the generation, grouped by statement (renewals, then releases, whose
-   * statement also notifies the table's listeners), in one batch each; counts in the given order.
-   */
-  private int[] batch(Connection connection, List<LeaseWrite> writes) throws SQLException {
-    int[] counts = new int[writes.size()];
-    List<Integer> renewals = new ArrayList<>();
-    List<Integer> releases = new ArrayList<>();
-    for (int i = 0; i < writes.size(); i++) {
-      (isRelease(writes.get(i)) ? releases : renewals).add(i);
+  /** See {@link dev.rivus.agentkit.lease.LeaseRepository#loadAll(Collection)}. */
+  Map<String, LeaseSnapshot> loadAll(Collection<String> keys) {
+    List<byte[]> hashes = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      hashes.add(KeyBytes.hash(KeyBytes.encode(LeaseKeys.requireValid(key))));
     }
-    batchOf(connection, writes, renewals, false, counts);
-    batchOf(connection, writes, releases, true, counts);
-    return counts;
-  }
-
-  /** One batch of the writes at {@code indexes}, its counts put at those indexes. */
-  private void batchOf(
-      Connection connection,
-      List<LeaseWrite> writes,
-      List<Integer> indexes,
-      boolean release,
-      int[] counts)
-      throws SQLException {
-    if (indexes.isEmpty()) {
-      return;
+    Map<String, LeaseSnapshot> stored = new HashMap<>(hashes.size() * 2);
+    if (hashes.isEmpty()) {
+      return stored;
     }
-    List<LeaseWrite> group = new ArrayList<>(indexes.size());
-    indexes.forEach(i -> group.add(writes.get(i)));
-    boolean lighter = mayBeLost(group);
-    String statement = release ? sql.updateRelease() : sql.updateSameGeneration();
-    try (PreparedStatement update = connection.prepareStatement(statement)) {
-      for (LeaseWrite write : group) {
-        sql.bindSameGeneration(update, KeyBytes.encode(write.key()), write, lighter, release);
-        update.addBatch();
-      }
-      int[] batchCounts = update.executeBatch();
-      for (int j = 0; j < indexes.size(); j++) {
-        counts[indexes.get(j)] =
-            j < batchCounts.length ? batchCounts[j] : Statement.SUCCESS_NO_INFO;
-      }
-    }
+    return connections.withConnection(
+        null,
+        "load " + hashes.size() + " leases",
+        connection -> {
+          Dialect dialect = connections.dialect();
+          int perSelect = dialect.keysPerSelect();
+          for (int from = 0; from < hashes.size(); from += perSelect) {
+            List<byte[]> chunk = hashes.subList(from, Math.min(hashes.size(), from + perSelect));
+            try (PreparedStatement select = dialect.selectMany(connection, sql, chunk)) {
+              try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                  LeaseSnapshot snapshot = snapshot(null, row);
+                  stored.put(snapshot.key(), snapshot);
+                }
+              }
+            }
+          }
+          return stored;
+        });
   }
 
   private static boolean isRelease(LeaseWrite write) {

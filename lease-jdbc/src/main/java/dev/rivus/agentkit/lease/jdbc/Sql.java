@@ -130,6 +130,20 @@ final class Sql {
     return selectOne;
   }
 
+  /**
+   * Selects the records of {@code count} keys, by their hashes as parameters 1 to {@code count}.
+   */
+  String selectMany(int count) {
+    StringBuilder select =
+        new StringBuilder(selectOne.length() + 3 * count)
+            .append(selectOne, 0, selectOne.length() - " = ?".length())
+            .append(" IN (?");
+    for (int i = 1; i < count; i++) {
+      select.append(", ?");
+    }
+    return select.append(')').toString();
+  }
+
   String selectAll() {
     return selectAll;
   }

@@ -8,7 +8,9 @@
 -- by _fence). The comments on the tables are how JdbcLeaseRepository.open tells its tables and
 -- their version from other tables: keep them.
 
--- One row per key: the record of its lease.
+-- One row per key: the record of its lease. Every renewal writes a new version of its row; the
+-- free half of each page (fillfactor) lets that version stay on the page (a HOT update), which
+-- spares the primary key index an entry per renewal and halves the server's work for renewals.
 CREATE TABLE IF NOT EXISTS lease_records (
   key_hash bytea PRIMARY KEY,
   lease_key bytea NOT NULL,
@@ -24,7 +26,7 @@ CREATE TABLE IF NOT EXISTS lease_records (
   ttl_nanos bigint NOT NULL,
   updated_at_seconds bigint NOT NULL,
   updated_at_nanos integer NOT NULL
-);
+) WITH (fillfactor = 50);
 COMMENT ON TABLE lease_records IS 'lease-jdbc lease records, schema 1';
 
 -- The generation table. One generation row per key: the generation of its last acquisition.

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rivus.agentkit.lease.Lease;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -20,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -165,6 +167,72 @@ class CommitDurabilityTest {
    * auto-commit: run in a transaction of the test's instead, its setting is read before the commit,
    * and then rolled back.
    */
+  /**
+   * The multi-row writes keep the promise: on a session whose {@code synchronous_commit} is off, a
+   * batch of acquisitions and a batch of renewals commit with it on; a batch of releases alone may
+   * commit with it off.
+   */
+  @Test
+  void batchWritesCommitDurablyOnASessionWhoseSynchronousCommitIsOff() throws Exception {
+    try (TestDatabase db =
+        TestDatabase.on(
+            TestServer.POSTGRES,
+            config -> config.addDataSourceProperty("options", "-c synchronous_commit=off"))) {
+      try (JdbcLeaseRepository repository =
+          JdbcLeaseRepository.open(db.pool, db.options().createIfMissing(true).build())) {
+        PostgresDialect dialect = new PostgresDialect();
+        PostgresBatches batches =
+            new PostgresBatches(
+                new Sql(db.table, dialect),
+                dialect.commitMode(),
+                dialect.durableCommit(),
+                ReleaseNotices.channel(db.table));
+        List<LeaseWrite> firsts =
+            List.of(Samples.firstWrite("durable/a", "h"), Samples.firstWrite("durable/b", "h"));
+        try (Connection connection = db.pool.getConnection()) {
+          connection.setAutoCommit(false);
+          try {
+            assertThat(batches.writeAcquisitionsInTransaction(connection, firsts))
+                .containsOnly(PostgresBatches.Acquired.WRITTEN);
+            assertThat(setting(connection))
+                .as("synchronous_commit at a batch of acquisitions' commit")
+                .isEqualTo("on");
+          } finally {
+            connection.rollback();
+          }
+        }
+        assertThat(repository.saveAll(firsts)).allMatch(SaveOutcome::isSaved);
+        List<LeaseWrite> renewals = new ArrayList<>();
+        List<LeaseWrite> releases = new ArrayList<>();
+        for (LeaseWrite first : firsts) {
+          renewals.add(first.snapshot().renewal(Instant.now()));
+          releases.add(first.snapshot().release(Instant.now()));
+        }
+        assertThat(settingAfter(db, batches, renewals, false))
+            .as("synchronous_commit at a batch of renewals' commit")
+            .isEqualTo("on");
+        assertThat(settingAfter(db, batches, releases, true))
+            .as("synchronous_commit at a batch of releases' commit")
+            .isEqualTo("off");
+      }
+    }
+  }
+
+  private static String settingAfter(
+      TestDatabase db, PostgresBatches batches, List<LeaseWrite> writes, boolean lighter)
+      throws SQLException {
+    try (Connection connection = db.pool.getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        assertThat(batches.writeSameGeneration(connection, writes, lighter)).containsOnly(true);
+        return setting(connection);
+      } finally {
+        connection.rollback();
+        connection.setAutoCommit(true);
+      }
+    }
+  }
+
   private static String settingAtCommit(TestDatabase db, Sql sql, LeaseWrite acquisition)
       throws SQLException {
     try (Connection connection = db.pool.getConnection()) {
@@ -194,7 +262,11 @@ class CommitDurabilityTest {
   }
 
   private static long writesKeepingTheGeneration(List<String> statements) {
-    return statements.stream().filter(sql -> sql.contains("AND generation = ?")).count();
+    // One row per statement, or many (the multi-row renewals of a heartbeat).
+    return statements.stream()
+        .filter(
+            sql -> sql.contains("AND generation = ?") || sql.contains("generation = v.generation"))
+        .count();
   }
 
   /** A data source whose connections record the SQL of every statement they prepare. */

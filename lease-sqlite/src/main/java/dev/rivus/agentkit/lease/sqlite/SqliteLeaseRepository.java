@@ -18,10 +18,15 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.DateTimeException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lease records in one SQLite file, shared by every process of one machine that opens it: the
@@ -219,6 +224,37 @@ public final class SqliteLeaseRepository implements PrunableLeaseRepository {
         session -> {
           Optional<LeaseSnapshot> stored = readRecord(session, key, keyBytes);
           return stored.isPresent() ? stored : Rows.floor(session).of(key);
+        });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>All in one read transaction.
+   *
+   * @throws IllegalStateException if the repository is closed
+   */
+  @Override
+  public Map<String, LeaseSnapshot> loadAll(Collection<String> keys) {
+    List<String> valid = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      valid.add(LeaseKeys.requireValid(key));
+    }
+    return database.read(
+        null,
+        "loading " + valid.size() + " leases",
+        session -> {
+          Map<String, LeaseSnapshot> stored = new HashMap<>(valid.size() * 2);
+          Rows.@Nullable Floor floor = null;
+          for (String key : valid) {
+            Optional<LeaseSnapshot> record = readRecord(session, key, KeyBytes.encode(key));
+            if (record.isEmpty()) {
+              floor = floor != null ? floor : Rows.floor(session);
+              record = floor.of(key);
+            }
+            record.ifPresent(snapshot -> stored.put(key, snapshot));
+          }
+          return stored;
         });
   }
 

@@ -9,7 +9,9 @@ import dev.rivus.agentkit.lease.LeaseSnapshot;
 import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +52,11 @@ public class ForwardingLeaseRepository implements LeaseRepository {
   @Override
   public List<LeaseSnapshot> loadAll() {
     return delegate.loadAll();
+  }
+
+  @Override
+  public Map<String, LeaseSnapshot> loadAll(Collection<String> keys) {
+    return delegate.loadAll(keys);
   }
 
   @Override

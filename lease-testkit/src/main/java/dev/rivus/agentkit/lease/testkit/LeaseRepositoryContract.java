@@ -20,6 +20,7 @@ import dev.rivus.agentkit.lease.LeaseWrite;
 import dev.rivus.agentkit.lease.RevisionConflict;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -421,6 +422,110 @@ public abstract class LeaseRepositoryContract {
       }
     }
     assertThat(repository().saveAll(List.of())).as("outcomes of an empty batch").isEmpty();
+  }
+
+  /**
+   * A batch of acquisitions (the writes of {@code LeaseManager.acquireAll}) saves each on its own:
+   * a new key, a key over its tombstone and a taken-over key are written, each with its holder and
+   * raised generation; one that expects no record where there is one, and one over a stale
+   * revision, conflict and write nothing, without stopping the others.
+   */
+  @Test
+  public void saveAllOfAcquisitionsSavesEachOnItsOwnAndConflictsWriteNothing() {
+    LeaseWrite released = Samples.firstWrite("acquire/released", "old-1");
+    repository().save(released);
+    LeaseWrite tombstone = released.snapshot().release(Samples.TIME.plusSeconds(1));
+    repository().save(tombstone);
+    LeaseWrite expired = Samples.firstWrite("acquire/expired", "old-2");
+    repository().save(expired);
+    LeaseWrite present = Samples.firstWrite("acquire/present", "old-3");
+    repository().save(present);
+    LeaseWrite stale = Samples.firstWrite("acquire/stale", "old-4");
+    repository().save(stale);
+    LeaseWrite staleRenewed = stale.snapshot().renewal(Samples.TIME.plusSeconds(1));
+    repository().save(staleRenewed);
+    HolderIdentity next = Samples.holder("next");
+    Instant now = Samples.TIME.plusSeconds(2);
+    List<LeaseWrite> batch =
+        List.of(
+            Samples.firstWrite("acquire/new", "next-0"),
+            tombstone.snapshot().acquisition(next, Samples.TTL, now),
+            expired.snapshot().acquisition(next, Samples.TTL, now),
+            Samples.firstWrite("acquire/present", "next-3"),
+            stale.snapshot().acquisition(next, Samples.TTL, now));
+
+    List<SaveOutcome> outcomes = repository().saveAll(batch);
+
+    assertThat(outcomes).extracting(SaveOutcome::write).containsExactlyElementsOf(batch);
+    for (int i = 0; i < 3; i++) {
+      assertThat(outcomes.get(i).isSaved()).as("outcome of %s", batch.get(i).key()).isTrue();
+      assertThat(repository().load(batch.get(i).key())).hasValue(batch.get(i).snapshot());
+    }
+    assertThat(outcomes.get(3).failure()).isInstanceOf(RevisionConflict.class);
+    assertThat(repository().load("acquire/present")).hasValue(present.snapshot());
+    assertThat(outcomes.get(4).failure()).isInstanceOf(RevisionConflict.class);
+    assertThat(repository().load("acquire/stale")).hasValue(staleRenewed.snapshot());
+    assertThat(repository().loadAll(List.of("acquire/new", "acquire/missing", "acquire/stale")))
+        .as("the records of the keys that have one")
+        .containsOnlyKeys("acquire/new", "acquire/stale")
+        .containsEntry("acquire/new", batch.get(0).snapshot())
+        .containsEntry("acquire/stale", staleRenewed.snapshot());
+  }
+
+  /**
+   * A heartbeat's batch of many renewals and releases saves each on its own, whatever statements a
+   * store groups them in: a row renewed meanwhile, and a row taken over by a new generation at the
+   * very revision the renewal would write, conflict and keep the other writer's record; every other
+   * row is written.
+   */
+  @Test
+  public void saveAllOfManyRenewalsAndReleasesReportsEachConflictingRow() {
+    int count = 40;
+    List<LeaseWrite> firsts = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      firsts.add(Samples.firstWrite("renew/" + i, "handle-" + i));
+    }
+    assertThat(repository().saveAll(firsts)).allMatch(SaveOutcome::isSaved);
+    LeaseWrite renewedMeanwhile = firsts.get(3).snapshot().renewal(Samples.TIME.plusSeconds(1));
+    repository().save(renewedMeanwhile);
+    LeaseWrite takenOver =
+        firsts
+            .get(17)
+            .snapshot()
+            .acquisition(Samples.holder("taker"), Samples.TTL, Samples.TIME.plusSeconds(1));
+    repository().save(takenOver);
+    LeaseWrite renewedBeforeRelease =
+        firsts.get(31).snapshot().renewal(Samples.TIME.plusSeconds(1));
+    repository().save(renewedBeforeRelease);
+    List<LeaseWrite> batch = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      LeaseSnapshot mine = firsts.get(i).snapshot();
+      Instant now = Samples.TIME.plusSeconds(2);
+      batch.add(i >= 30 ? mine.release(now) : mine.renewal(now));
+    }
+    assertThat(takenOver.snapshot().revision())
+        .as("the takeover wrote the revision the renewal would")
+        .isEqualTo(batch.get(17).snapshot().revision());
+
+    List<SaveOutcome> outcomes = repository().saveAll(batch);
+
+    assertThat(outcomes).extracting(SaveOutcome::write).containsExactlyElementsOf(batch);
+    for (int i = 0; i < count; i++) {
+      String key = batch.get(i).key();
+      LeaseWrite meanwhile =
+          i == 3 ? renewedMeanwhile : i == 17 ? takenOver : i == 31 ? renewedBeforeRelease : null;
+      if (meanwhile != null) {
+        assertThat(outcomes.get(i).failure())
+            .as("outcome of %s", key)
+            .isInstanceOf(RevisionConflict.class);
+        assertThat(repository().load(key)).as("record of %s", key).hasValue(meanwhile.snapshot());
+      } else {
+        assertThat(outcomes.get(i).isSaved()).as("outcome of %s", key).isTrue();
+        assertThat(repository().load(key))
+            .as("record of %s", key)
+            .hasValue(batch.get(i).snapshot());
+      }
+    }
   }
 
   // ---- keys ----

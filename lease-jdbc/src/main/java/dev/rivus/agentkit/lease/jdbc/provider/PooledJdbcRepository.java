@@ -11,7 +11,9 @@ import dev.rivus.agentkit.lease.PrunableLeaseRepository;
 import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.jdbc.JdbcLeaseRepository;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -62,6 +64,11 @@ final class PooledJdbcRepository implements PrunableLeaseRepository {
   @Override
   public List<LeaseSnapshot> loadAll() {
     return repository.loadAll();
+  }
+
+  @Override
+  public Map<String, LeaseSnapshot> loadAll(Collection<String> keys) {
+    return repository.loadAll(keys);
   }
 
   @Override
