@@ -37,6 +37,9 @@ class WaitOnWatchTest {
   /** min(heartbeat / 2, 200 ms): how often a holder on this machine is looked at. */
   private static final Duration POLL = Duration.ofMillis(200);
 
+  /** How long a manager that just released a key waits before it tries for it again. */
+  private static final Duration HAND_OFF = Duration.ofMillis(5);
+
   private final MemoryLeaseRepository memory = new MemoryLeaseRepository();
   private final FakePlatform holderPlatform = Samples.platformOf(100);
   private final FakePlatform waiterPlatform = Samples.platformOf(200);
@@ -86,6 +89,25 @@ class WaitOnWatchTest {
     }
     assertThat(watched.opened).hasValue(1);
     assertThat(watched.closed).hasValue(1);
+  }
+
+  @Test
+  void aManagerThatJustReleasedTheKeyLetsTheWaitersItWokeTryFirst() throws Exception {
+    try (LeaseManager looping = waiterOn(new Watched(memory))) {
+      looping.acquire("k").close();
+      try (Lease again = looping.acquire("k", Duration.ofSeconds(30))) {
+        assertThat(ticker.sleeps).as("one hand-off's wait first").containsExactly(HAND_OFF);
+      }
+      waiterPlatform.advance(HAND_OFF.plusMillis(1));
+      ticker.sleeps.clear();
+      try (Lease later = looping.acquire("k", Duration.ofSeconds(30))) {
+        assertThat(ticker.sleeps).as("released longer ago than a hand-off").isEmpty();
+      }
+      looping.acquire("k").close();
+      ticker.sleeps.clear();
+      looping.acquire("k").close();
+      assertThat(ticker.sleeps).as("a single try never waits").isEmpty();
+    }
   }
 
   @Test
