@@ -73,6 +73,13 @@ public interface LeaseManager extends AutoCloseable {
    * every poll interval, so that its death is noticed as soon as without a watch. Without a watch
    * it polls the store: every half heartbeat, at most 200 ms, jittered.
    *
+   * <p>Where many wait for one key, the key goes round: with a watch, a manager that released the
+   * key less than 5 ms before waits 5 ms before its first attempt, so that the waiters its release
+   * woke go first, and a waiter that was woken but found the key taken by another answers its next
+   * wake-ups after a random delay (5 ms, doubling to 50 ms while it keeps losing, forgotten after a
+   * quiet second), so that one release does not make every waiter read and write at once. A lone
+   * waiter answers at once.
+   *
    * @param key the lease key (see {@link LeaseKeys})
    * @param maxWait how long to keep trying; zero means one try
    * @return the held lease
