@@ -160,6 +160,9 @@ public final class DefaultLeaseManager implements LeaseManager {
         parts.ticker().sleep(min(HAND_OFF, maxWait));
       }
       boolean woken = false;
+      // A wake-up after which the same generation still holds was no hand-off (a store that wakes
+      // on any write, a lost notice's re-check): only a new holder means another waiter was first.
+      long heldGeneration = -1;
       while (true) {
         if (Thread.interrupted()) {
           throw new InterruptedException("interrupted while waiting for lease '" + key + "'");
@@ -173,9 +176,10 @@ public final class DefaultLeaseManager implements LeaseManager {
           }
           Duration untilTtl = held.ttl().minus(held.observedUnchanged());
           if (watch.isPresent()) {
-            if (woken) {
+            if (woken && held.generation() != heldGeneration) {
               wakeSpreads.lost(key); // woken by a release, and another waiter was first
             }
+            heldGeneration = held.generation();
             woken = awaitRelease(watch.get(), held, untilRecheck(remaining, untilTtl));
             if (woken) {
               // Waiters woken together by one release answer one after another, not all at once.
