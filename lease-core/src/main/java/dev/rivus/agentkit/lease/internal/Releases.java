@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -91,9 +92,19 @@ final class Releases {
   }
 
   private void releaseAll(List<ManagedLease> leases) {
-    List<LeaseWrite> writes = new ArrayList<>(leases.size());
-    for (ManagedLease lease : leases) {
-      writes.add(lease.current().release(parts.wallClock().instant()));
+    // current(), read again after a conflict: the lease was renewed meanwhile
+    writeTombstones(leases.size(), i -> leases.get(i).current(), "of a closing manager");
+  }
+
+  /**
+   * Writes the tombstones of {@code count} records in one batch, and judges each that conflicted
+   * again on its own. {@code mine} gives the record of each as this manager knows it; it is asked
+   * again after a conflict, so that a lease renewed meanwhile is released at its new revision.
+   */
+  private void writeTombstones(int count, IntFunction<LeaseSnapshot> mine, String whose) {
+    List<LeaseWrite> writes = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      writes.add(mine.apply(i).release(parts.wallClock().instant()));
     }
     List<SaveOutcome> outcomes;
     try {
@@ -103,8 +114,10 @@ final class Releases {
           .warnings()
           .warn(
               "could not release "
-                  + leases.size()
-                  + " lease(s) of a closing manager; they will expire after the TTL",
+                  + count
+                  + " lease(s) "
+                  + whose
+                  + "; they will expire after the TTL",
               failure);
       return;
     }
@@ -113,10 +126,9 @@ final class Releases {
       if (failure == null) {
         parts.ownTombstones().written(writes.get(i).snapshot());
       } else if (failure instanceof RevisionConflict) {
-        // renewed meanwhile: judge it again
-        warnIfFailed(leases.get(i).current(), releaseIfOurs(leases.get(i).current()));
-      } else if (failure != null) {
-        warnNotReleased(leases.get(i).current(), failure);
+        warnIfFailed(mine.apply(i), releaseIfOurs(mine.apply(i)));
+      } else {
+        warnNotReleased(mine.apply(i), failure);
       }
     }
   }
@@ -173,37 +185,9 @@ final class Releases {
     if (acquired.isEmpty()) {
       return;
     }
-    onRepositoryLane(acquired.size() + " lease(s)", () -> releaseWritten(acquired));
-  }
-
-  private void releaseWritten(List<LeaseSnapshot> acquired) {
-    List<LeaseWrite> writes = new ArrayList<>(acquired.size());
-    for (LeaseSnapshot snapshot : acquired) {
-      writes.add(snapshot.release(parts.wallClock().instant()));
-    }
-    List<SaveOutcome> outcomes;
-    try {
-      outcomes = parts.repository().saveAll(writes);
-    } catch (RuntimeException failure) {
-      parts
-          .warnings()
-          .warn(
-              "could not release "
-                  + acquired.size()
-                  + " lease(s) just acquired; they will expire after the TTL",
-              failure);
-      return;
-    }
-    for (int i = 0; i < outcomes.size(); i++) {
-      LeaseException failure = outcomes.get(i).failure();
-      if (failure == null) {
-        parts.ownTombstones().written(writes.get(i).snapshot());
-      } else if (failure instanceof RevisionConflict) {
-        warnIfFailed(acquired.get(i), releaseIfOurs(acquired.get(i)));
-      } else {
-        warnNotReleased(acquired.get(i), failure);
-      }
-    }
+    onRepositoryLane(
+        acquired.size() + " lease(s)",
+        () -> writeTombstones(acquired.size(), acquired::get, "just acquired"));
   }
 
   /** Undoes an acquisition that was written but will not be handed out. */

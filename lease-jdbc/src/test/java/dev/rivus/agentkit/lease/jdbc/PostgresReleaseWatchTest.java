@@ -14,6 +14,7 @@ import dev.rivus.agentkit.lease.LeaseListener;
 import dev.rivus.agentkit.lease.LeaseManager;
 import dev.rivus.agentkit.lease.LeaseRepository.KeyWatch;
 import dev.rivus.agentkit.lease.LeaseWrite;
+import dev.rivus.agentkit.lease.SaveOutcome;
 import dev.rivus.agentkit.lease.testkit.Samples;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * PostgreSQL's watch: a release by another repository instance, on another pool as another process
  * would have, wakes a waiter through {@code LISTEN}/{@code NOTIFY}, long before its slow re-check;
- * and a listening connection that is killed is replaced without losing a release.
+ * also for releases written in one batch; and a listening connection that is killed is replaced
+ * without losing a release.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PostgresReleaseWatchTest {
@@ -134,6 +136,31 @@ class PostgresReleaseWatchTest {
       assertThat(watch.awaitRelease(Duration.ofSeconds(5)))
           .as("woken by a release after the listening connection was replaced")
           .isTrue();
+    }
+  }
+
+  @Test
+  void releasesSavedInOneBatchWakeTheWatchOfEachKey() throws Exception {
+    LeaseWrite one = Samples.firstWrite("batch-one", "h-1");
+    LeaseWrite two = Samples.firstWrite("batch-two", "h-2");
+    assertThat(releasing.saveAll(List.of(one, two))).allMatch(SaveOutcome::isSaved);
+    try (KeyWatch watchOne = waiting.watchKey("batch-one").orElseThrow();
+        KeyWatch watchTwo = waiting.watchKey("batch-two").orElseThrow()) {
+      await().atMost(Duration.ofSeconds(20)).until(this::listeners, l -> l.size() == 1);
+      for (KeyWatch watch : List.of(watchOne, watchTwo)) {
+        while (watch.awaitRelease(Duration.ofMillis(200))) {
+          // the wake-up of the listening connection's start: waiters look again
+        }
+      }
+
+      Instant now = Instant.now();
+      // The manager's close of many leases: the multi-row release statement, not the one-key one.
+      assertThat(
+              releasing.saveAll(List.of(one.snapshot().release(now), two.snapshot().release(now))))
+          .allMatch(SaveOutcome::isSaved);
+
+      assertThat(watchOne.awaitRelease(Duration.ofSeconds(5))).as("the first key's watch").isTrue();
+      assertThat(watchTwo.awaitRelease(Duration.ofSeconds(5))).as("the second key's").isTrue();
     }
   }
 
