@@ -19,7 +19,10 @@ import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's quick start, compiled and run, and checked to be the same text as the README's. */
+/**
+ * The README's quick start and the library guide's builder, compiled and run, and checked to be the
+ * same text as the pages'.
+ */
 class QuickStartTest {
 
   @TempDir Path leaseDirectory;
@@ -135,13 +138,14 @@ class QuickStartTest {
   }
 
   @Test
-  void theReadmeShowsTheSameCode() throws IOException {
-    assertReadmeShows("README snippet");
-    assertReadmeShows("README builder snippet");
+  void theReadmeAndTheLibraryGuideShowTheSameCode() throws IOException {
+    assertPageShows("README.md", "README snippet");
+    assertPageShows("docs/library.md", "README snippet");
+    assertPageShows("docs/library.md", "README builder snippet");
   }
 
-  private static void assertReadmeShows(String name) throws IOException {
-    String readme = Files.readString(readme(), StandardCharsets.UTF_8);
+  private static void assertPageShows(String page, String name) throws IOException {
+    String readme = Files.readString(root().resolve(page), StandardCharsets.UTF_8);
     String test =
         Files.readString(
             Path.of("src/test/java/dev/rivus/agentkit/lease/QuickStartTest.java"),
@@ -154,16 +158,16 @@ class QuickStartTest {
           line.replace(
               "FileLeaseRepository.open(directory)",
               "FileLeaseRepository.open(Path.of(\"/var/lib/my-app/leases\"))");
-      assertThat(readme).as("README line").contains(expected);
+      assertThat(readme).as(page + " line").contains(expected);
     }
   }
 
-  private static Path readme() {
+  private static Path root() {
     Path here = Path.of("").toAbsolutePath();
     while (here != null && !Files.exists(here.resolve("README.md"))) {
       here = here.getParent();
     }
     assertThat(here).as("a README.md above " + Path.of("").toAbsolutePath()).isNotNull();
-    return here.resolve("README.md");
+    return here;
   }
 }

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The README's JDBC quick start, as written there but for the URL, the table names and a check. */
+/**
+ * The library guide's (docs/library.md) JDBC quick start, as written there but for the URL, the
+ * table names and a check.
+ */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class JdbcQuickStartTest {
 
