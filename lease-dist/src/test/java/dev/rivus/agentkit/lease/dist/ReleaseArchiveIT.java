@@ -262,6 +262,24 @@ class ReleaseArchiveIT {
     assertThat(complete.stdout).contains("lease");
   }
 
+  @Test
+  void manFindsThePagesAfterTheDocumentedSymlinks() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/man")), "no man(1) on this machine");
+    // docs/cli.md: the command linked into a bin directory on the PATH, the pages into the
+    // share/man/man1 beside it, which man(1) searches for every directory on the PATH.
+    Path pages = Files.createDirectories(root.resolve("share/man/man1"));
+    try (Stream<Path> shipped = Files.list(installation.resolve("share/man/man1"))) {
+      for (Path page : (Iterable<Path>) shipped::iterator) {
+        Files.createSymbolicLink(pages.resolve(page.getFileName()), page);
+      }
+    }
+    Result where = shell("man -w lease-run");
+    assertThat(where.code).as(where.toString()).isZero();
+    // man -w names the page by its real path: the installation's
+    assertThat(Path.of(where.stdout.strip()).toRealPath())
+        .isEqualTo(installation.resolve("share/man/man1/lease-run.1").toRealPath());
+  }
+
   private static Result lease(List<String> args) throws Exception {
     return lease(args, root, "");
   }
