@@ -101,8 +101,8 @@ final class RepositoryOptions {
    * @param context the environment and the repositories
    * @param use whether the store may be created, and the busy wait
    * @return the open repository; the caller closes it
-   * @throws CliFailure if no default database can be chosen, or options are given that do not go
-   *     together
+   * @throws CliFailure if no default database can be chosen, options are given that do not go
+   *     together, or the directory of a store named by an option does not exist
    * @throws LeaseConfigInvalid if the store's URI or a setting is refused
    * @throws LeaseRepositoryFailure if the repository cannot be created or opened, or does not exist
    *     and may not be created
@@ -116,6 +116,11 @@ final class RepositoryOptions {
             .holding(use.holding())
             .spelling(StoreRequest.CALLER, "this command")
             .spelling(StoreRequest.CREATORS, "run, release and prune");
+    if (choice != null) {
+      // Only the default store gets its directories created: a typo in a named path would
+      // otherwise make a second, empty store, and two jobs on one key would exclude nothing.
+      StoreDirectory.requireParentOf(request.build());
+    }
     if (request.build().scheme().equals(JDBC)) {
       databaseSettings(request, environment);
     } else if (jdbcTable != null || noCreateTable) {

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which store a command opens: {@code --db}, {@code --dir}, {@code --jdbc}, {@code --store}, or the
@@ -247,5 +248,77 @@ class StoreChoiceTest {
     assertThat(emptyStore.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(emptyStore.err()).contains("--store must not be empty");
     assertThat(cli.opened()).isEmpty();
+  }
+
+  @Test
+  void aNamedStoreWhoseDirectoryIsMissingIsRefusedAndNothingIsCreated(@TempDir Path temp) {
+    InProcessCli cli = cli(Map.of("HOME", "/home/u"));
+    Path db = temp.resolve("jbos").resolve("leases.db");
+    Path dir = temp.resolve("jbos").resolve("records");
+
+    List<InProcessCli.Result> refused =
+        List.of(
+            cli.run("run", "--db", db.toString(), "k", "--", "true"),
+            cli.run("status", "--db", db.toString(), "k"),
+            cli.run("run", "--store", "sqlite:" + db, "k", "--", "true"),
+            cli.run("release", "--dir", dir.toString(), "k", "--generation", "1"),
+            cli.run("list", "--store", "dir:" + dir));
+
+    assertThat(refused).extracting(InProcessCli.Result::code).containsOnly(ExitCodes.REPOSITORY);
+    assertThat(refused.get(0).err())
+        .isEqualTo(
+            "lease run: the directory of the store '"
+                + db
+                + "' does not exist: "
+                + db.getParent()
+                + " (create it first, or check the path)\n");
+    assertThat(refused.get(3).err())
+        .isEqualTo(
+            "lease release: the directory of the store '"
+                + dir
+                + "' does not exist: "
+                + dir.getParent()
+                + " (create it first, or check the path)\n");
+    assertThat(cli.opened()).as("no store was opened").isEmpty();
+    assertThat(temp.resolve("jbos")).doesNotExist();
+  }
+
+  @Test
+  void aNamedStoreInAnExistingDirectoryIsOpenedAndTheDefaultGetsItsDirectory(@TempDir Path temp) {
+    InProcessCli cli = cli(Map.of("XDG_STATE_HOME", temp.resolve("state").toString()));
+
+    assertThat(cli.run("run", "--db", temp.resolve("new.db").toString(), "k", "--", "true").code())
+        .isZero();
+    assertThat(cli.run("run", "--dir", temp.resolve("new").toString(), "k", "--", "true").code())
+        .isZero();
+    assertThat(cli.run("run", "k", "--", "true").code()).as("the default store").isZero();
+
+    assertThat(named(cli.opened()))
+        .containsExactly(
+            "sqlite sqlite:" + temp.resolve("new.db") + " {}",
+            "dir dir:" + temp.resolve("new") + " {}",
+            "sqlite sqlite:" + temp.resolve("state/lease/leases.db") + " {}");
+  }
+
+  @Test
+  void theDefaultStateDirectoryIsStillCreated(@TempDir Path temp) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CliContext context =
+        new CliContext(
+            Map.of("XDG_STATE_HOME", temp.resolve("state").toString()),
+            new StandardRepositories(),
+            platform,
+            platform.wallClock(),
+            platform,
+            platform::currentProcess,
+            platform);
+
+    int code =
+        LeaseCli.execute(
+            context, new PrintWriter(out), new PrintWriter(err), "prune", "--older-than", "1d");
+
+    assertThat(code).as("%s", err).isZero();
+    assertThat(temp.resolve("state/lease/leases.db")).isRegularFile();
   }
 }
