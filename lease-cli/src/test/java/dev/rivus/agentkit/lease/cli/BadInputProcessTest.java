@@ -69,7 +69,7 @@ class BadInputProcessTest {
             "ttl < 2 x heartbeat",
             List.of("run", "DB", "--ttl", "10s", "--heartbeat", "6s", "job", "--", "CMD"),
             64,
-            "invalid --heartbeat"),
+            "--heartbeat 6s must be at most half the --ttl 10s (at most 5s)"),
         Arguments.of(
             "a TTL below the 1s floor",
             List.of("run", "DB", "--ttl", "1ms", "job", "--", "CMD"),
