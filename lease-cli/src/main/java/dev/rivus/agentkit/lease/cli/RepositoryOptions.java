@@ -47,9 +47,10 @@ final class RepositoryOptions {
         names = "--db",
         paramLabel = "PATH",
         description =
-            "SQLite lease database, created with its directory by run, release and prune (status"
-                + " and list only read an existing one; default: $LEASE_DB, else"
-                + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db).")
+            "SQLite lease database, created by run, release and prune in a directory that must"
+                + " exist (status and list only read an existing one; default: $LEASE_DB, else"
+                + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db, created with its"
+                + " directory).")
     @Nullable Path db;
 
     @Option(
@@ -57,7 +58,7 @@ final class RepositoryOptions {
         paramLabel = "DIR",
         description =
             "Directory of JSON lease files (one per key), created if missing by run, release and"
-                + " prune.")
+                + " prune in a parent directory that must exist.")
     @Nullable Path dir;
 
     @Option(

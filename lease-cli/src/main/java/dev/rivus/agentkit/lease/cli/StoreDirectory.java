@@ -37,13 +37,14 @@ final class StoreDirectory {
     if (parent == null || Files.isDirectory(parent)) {
       return;
     }
+    boolean exists = Files.exists(parent);
     throw new CliFailure(
         ExitCodes.REPOSITORY,
         "the directory of the store '"
             + store
             + "' "
-            + (Files.exists(parent) ? "is not a directory: " : "does not exist: ")
+            + (exists ? "is not a directory: " : "does not exist: ")
             + parent
-            + " (create it first, or check the path)");
+            + (exists ? " (check the path)" : " (create it first, or check the path)"));
   }
 }

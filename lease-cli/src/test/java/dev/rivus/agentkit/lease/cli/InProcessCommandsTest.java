@@ -215,7 +215,8 @@ class InProcessCommandsTest {
     assertThat(suggested.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(suggested.err().lines())
         .containsExactly(
-            "lease: unknown command 'stauts' (see 'lease --help')", "Did you mean: lease status or lease list?");
+            "lease: unknown command 'stauts' (see 'lease --help')",
+            "Did you mean: lease status or lease list?");
   }
 
   @Test

@@ -15,7 +15,11 @@ import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -320,5 +324,38 @@ class StoreChoiceTest {
 
     assertThat(code).as("%s", err).isZero();
     assertThat(temp.resolve("state/lease/leases.db")).isRegularFile();
+  }
+
+  @Test
+  void aTextFileOrAnotherApplicationsDatabaseIsNotALeaseDatabaseAndIsLeftAlone(@TempDir Path temp)
+      throws Exception {
+    Path text = temp.resolve("hello.txt");
+    Files.writeString(text, "hello\n");
+    Path other = temp.resolve("other.db");
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + other);
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE notes (body TEXT)");
+    }
+
+    for (Path file : List.of(text, other)) {
+      for (String[] args :
+          List.of(
+              new String[] {"run", "--db", file.toString(), "k", "--", "true"},
+              new String[] {"status", "--db", file.toString(), "k"})) {
+        InProcessCli.Result refused = onInstalledStores(args);
+
+        assertThat(refused.code()).as("%s", refused).isEqualTo(ExitCodes.REPOSITORY);
+        assertThat(refused.err())
+            .startsWith(
+                "lease " + args[0] + ": repository failure: " + file + " is not a lease database")
+            .doesNotContain("truncated", "delete");
+      }
+    }
+    assertThat(Files.readString(text)).isEqualTo("hello\n");
+    try (var files = Files.list(temp)) {
+      assertThat(files.map(file -> file.getFileName().toString()))
+          .as("nothing was left beside them")
+          .containsExactlyInAnyOrder("hello.txt", "other.db");
+    }
   }
 }
