@@ -20,6 +20,7 @@ import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns every failure of a command into one line on stderr and an exit code: bad command lines into
@@ -42,6 +43,19 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
   public int handleParseException(ParameterException ex, String[] args) {
     CommandLine command = ex.getCommandLine();
     String name = command.getCommandSpec().qualifiedName();
+    String unknown = unknownCommand(ex);
+    if (unknown != null) {
+      int code =
+          report(
+              command.getErr(),
+              name,
+              ExitCodes.USAGE,
+              "unknown command '" + unknown + "' (see '" + name + " --help')",
+              ex);
+      // picocli's "Did you mean: lease run?", if it has one, after our line.
+      UnmatchedArgumentException.printSuggestions(ex, command.getErr());
+      return code;
+    }
     String message = oneLine(ex.getMessage());
     if (command.getCommand() instanceof RunCommand
         && !List.of(args).contains(CommandDelimiter.DELIMITER)
@@ -51,6 +65,22 @@ final class CliErrors implements IParameterExceptionHandler, IExecutionException
     }
     return report(
         command.getErr(), name, ExitCodes.USAGE, message + " (see '" + name + " --help')", ex);
+  }
+
+  /**
+   * The word given where a command was expected ({@code lease rnu}), or null: picocli would say
+   * "Unmatched argument at index 0: 'rnu'", which does not tell that a command was meant.
+   */
+  private static @Nullable String unknownCommand(ParameterException ex) {
+    if (!(ex instanceof UnmatchedArgumentException)
+        || ex.getCommandLine().getSubcommands().isEmpty()) {
+      return null;
+    }
+    List<String> unmatched = ((UnmatchedArgumentException) ex).getUnmatched();
+    if (unmatched.isEmpty() || unmatched.get(0).startsWith("-")) {
+      return null; // an unknown option, which picocli's message names well
+    }
+    return unmatched.get(0);
   }
 
   @Override

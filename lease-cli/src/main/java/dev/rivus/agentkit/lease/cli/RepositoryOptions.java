@@ -47,9 +47,10 @@ final class RepositoryOptions {
         names = "--db",
         paramLabel = "PATH",
         description =
-            "SQLite lease database, created with its directory by run, release and prune (status"
-                + " and list only read an existing one; default: $LEASE_DB, else"
-                + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db).")
+            "SQLite lease database, created by run, release and prune in a directory that must"
+                + " exist (status and list only read an existing one; default: $LEASE_DB, else"
+                + " $${XDG_STATE_HOME:-~/.local/state}/lease/leases.db, created with its"
+                + " directory).")
     @Nullable Path db;
 
     @Option(
@@ -57,7 +58,7 @@ final class RepositoryOptions {
         paramLabel = "DIR",
         description =
             "Directory of JSON lease files (one per key), created if missing by run, release and"
-                + " prune.")
+                + " prune in a parent directory that must exist.")
     @Nullable Path dir;
 
     @Option(
@@ -101,8 +102,8 @@ final class RepositoryOptions {
    * @param context the environment and the repositories
    * @param use whether the store may be created, and the busy wait
    * @return the open repository; the caller closes it
-   * @throws CliFailure if no default database can be chosen, or options are given that do not go
-   *     together
+   * @throws CliFailure if no default database can be chosen, options are given that do not go
+   *     together, or the directory of a store named by an option does not exist
    * @throws LeaseConfigInvalid if the store's URI or a setting is refused
    * @throws LeaseRepositoryFailure if the repository cannot be created or opened, or does not exist
    *     and may not be created
@@ -116,6 +117,11 @@ final class RepositoryOptions {
             .holding(use.holding())
             .spelling(StoreRequest.CALLER, "this command")
             .spelling(StoreRequest.CREATORS, "run, release and prune");
+    if (choice != null) {
+      // Only the default store gets its directories created: a typo in a named path would
+      // otherwise make a second, empty store, and two jobs on one key would exclude nothing.
+      StoreDirectory.requireParentOf(request.build());
+    }
     if (request.build().scheme().equals(JDBC)) {
       databaseSettings(request, environment);
     } else if (jdbcTable != null || noCreateTable) {

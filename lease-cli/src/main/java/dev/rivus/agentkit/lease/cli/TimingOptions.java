@@ -58,6 +58,18 @@ final class TimingOptions {
         beat,
         LeaseConfig.MIN_HEARTBEAT,
         "renewing more often makes no lease safer, it only loads the repository");
+    if (beat.multipliedBy(2).compareTo(ttl) > 0) {
+      // Said here in the options' words: the library's message spells durations as PT6S.
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--heartbeat "
+              + DurationConverter.format(beat)
+              + " must be at most half the --ttl "
+              + DurationConverter.format(ttl)
+              + " (at most "
+              + DurationConverter.format(ttl.dividedBy(2))
+              + "), so that a holder renews at least twice within its TTL");
+    }
     try {
       return new LeaseConfig(ttl, beat);
     } catch (LeaseConfigInvalid invalid) {

@@ -203,4 +203,46 @@ class InProcessCommandsTest {
       super(delegate);
     }
   }
+
+  @Test
+  void anUnknownCommandIsNamedAsOneWithPicocliSuggestionAfterIt() {
+    InProcessCli.Result typo = cli.run("rnu", "job", "--", "true");
+    InProcessCli.Result suggested = cli.run("stauts", "job");
+
+    assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(typo.out()).isEmpty();
+    assertThat(typo.err()).isEqualTo("lease: unknown command 'rnu' (see 'lease --help')\n");
+    assertThat(suggested.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(suggested.err().lines())
+        .containsExactly(
+            "lease: unknown command 'stauts' (see 'lease --help')",
+            "Did you mean: lease status or lease list?");
+  }
+
+  @Test
+  void anUnknownOptionIsStillNamedByPicocli() {
+    InProcessCli.Result option = cli.run("--bogus");
+
+    assertThat(option.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(option.err()).startsWith("lease: Unknown option: '--bogus'");
+  }
+
+  @Test
+  void durationsAreEchoedInTheFormTheyAreWrittenNotAsIso8601() {
+    InProcessCli.Result ratio = cli.run("run", "--ttl", "10s", "--heartbeat", "6s", "k", "--", "x");
+    InProcessCli.Result iso =
+        cli.run("run", "--ttl", "PT10S", "--heartbeat", "PT6S", "k", "--", "x");
+    InProcessCli.Result fraction =
+        cli.run("run", "--ttl", "2s", "--heartbeat", "1500ms", "k", "--", "x");
+
+    assertThat(ratio.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(ratio.err())
+        .isEqualTo(
+            "lease run: --heartbeat 6s must be at most half the --ttl 10s (at most 5s), so that a"
+                + " holder renews at least twice within its TTL\n");
+    assertThat(iso.err()).isEqualTo(ratio.err());
+    assertThat(fraction.err())
+        .startsWith(
+            "lease run: --heartbeat 1s500ms must be at most half the --ttl 2s (at most 1s)");
+  }
 }

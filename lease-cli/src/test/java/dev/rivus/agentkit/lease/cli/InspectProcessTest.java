@@ -185,7 +185,7 @@ class InspectProcessTest {
     assertThat(tool.awaitExit()).as("%s", tool).isEqualTo(ExitCodes.REPOSITORY);
     assertThat(tool.stderr())
         .startsWith("lease " + command + ": ")
-        .containsAnyOf("no lease database at", "no lease directory at");
+        .contains("the directory of the store '" + missing + "' does not exist");
     assertThat(tool.stdout()).isEmpty();
     assertThat(temp.resolve("mistyped")).doesNotExist();
   }

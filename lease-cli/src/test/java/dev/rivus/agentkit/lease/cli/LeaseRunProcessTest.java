@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +38,9 @@ class LeaseRunProcessTest {
   private List<String> repository;
 
   @BeforeEach
-  void useTheDefaultKindOfRepository() {
+  void useTheDefaultKindOfRepository() throws IOException {
+    // A named store's directory must exist: only the default one is created.
+    Files.createDirectories(leases.resolve("state"));
     repository = List.of("--db", leases.resolve("state/leases.db").toString());
   }
 

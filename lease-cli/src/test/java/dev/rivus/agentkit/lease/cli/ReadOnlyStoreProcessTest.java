@@ -41,7 +41,7 @@ class ReadOnlyStoreProcessTest {
 
   @Test
   void statusAndListReadADatabaseInAReadOnlyDirectory() throws Exception {
-    Path db = temp.resolve("store").resolve("leases.db");
+    Path db = Files.createDirectory(temp.resolve("store")).resolve("leases.db");
     String token = written("--db", db.toString());
     makeReadOnly(db.getParent());
 

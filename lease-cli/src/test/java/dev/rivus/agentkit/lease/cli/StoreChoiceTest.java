@@ -15,10 +15,15 @@ import dev.rivus.agentkit.lease.testkit.FakePlatform;
 import dev.rivus.agentkit.lease.testkit.ForwardingLeaseRepository;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which store a command opens: {@code --db}, {@code --dir}, {@code --jdbc}, {@code --store}, or the
@@ -247,5 +252,110 @@ class StoreChoiceTest {
     assertThat(emptyStore.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(emptyStore.err()).contains("--store must not be empty");
     assertThat(cli.opened()).isEmpty();
+  }
+
+  @Test
+  void aNamedStoreWhoseDirectoryIsMissingIsRefusedAndNothingIsCreated(@TempDir Path temp) {
+    InProcessCli cli = cli(Map.of("HOME", "/home/u"));
+    Path db = temp.resolve("jbos").resolve("leases.db");
+    Path dir = temp.resolve("jbos").resolve("records");
+
+    List<InProcessCli.Result> refused =
+        List.of(
+            cli.run("run", "--db", db.toString(), "k", "--", "true"),
+            cli.run("status", "--db", db.toString(), "k"),
+            cli.run("run", "--store", "sqlite:" + db, "k", "--", "true"),
+            cli.run("release", "--dir", dir.toString(), "k", "--generation", "1"),
+            cli.run("list", "--store", "dir:" + dir));
+
+    assertThat(refused).extracting(InProcessCli.Result::code).containsOnly(ExitCodes.REPOSITORY);
+    assertThat(refused.get(0).err())
+        .isEqualTo(
+            "lease run: the directory of the store '"
+                + db
+                + "' does not exist: "
+                + db.getParent()
+                + " (create it first, or check the path)\n");
+    assertThat(refused.get(3).err())
+        .isEqualTo(
+            "lease release: the directory of the store '"
+                + dir
+                + "' does not exist: "
+                + dir.getParent()
+                + " (create it first, or check the path)\n");
+    assertThat(cli.opened()).as("no store was opened").isEmpty();
+    assertThat(temp.resolve("jbos")).doesNotExist();
+  }
+
+  @Test
+  void aNamedStoreInAnExistingDirectoryIsOpenedAndTheDefaultGetsItsDirectory(@TempDir Path temp) {
+    InProcessCli cli = cli(Map.of("XDG_STATE_HOME", temp.resolve("state").toString()));
+
+    assertThat(cli.run("run", "--db", temp.resolve("new.db").toString(), "k", "--", "true").code())
+        .isZero();
+    assertThat(cli.run("run", "--dir", temp.resolve("new").toString(), "k", "--", "true").code())
+        .isZero();
+    assertThat(cli.run("run", "k", "--", "true").code()).as("the default store").isZero();
+
+    assertThat(named(cli.opened()))
+        .containsExactly(
+            "sqlite sqlite:" + temp.resolve("new.db") + " {}",
+            "dir dir:" + temp.resolve("new") + " {}",
+            "sqlite sqlite:" + temp.resolve("state/lease/leases.db") + " {}");
+  }
+
+  @Test
+  void theDefaultStateDirectoryIsStillCreated(@TempDir Path temp) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CliContext context =
+        new CliContext(
+            Map.of("XDG_STATE_HOME", temp.resolve("state").toString()),
+            new StandardRepositories(),
+            platform,
+            platform.wallClock(),
+            platform,
+            platform::currentProcess,
+            platform);
+
+    int code =
+        LeaseCli.execute(
+            context, new PrintWriter(out), new PrintWriter(err), "prune", "--older-than", "1d");
+
+    assertThat(code).as("%s", err).isZero();
+    assertThat(temp.resolve("state/lease/leases.db")).isRegularFile();
+  }
+
+  @Test
+  void aTextFileOrAnotherApplicationsDatabaseIsNotALeaseDatabaseAndIsLeftAlone(@TempDir Path temp)
+      throws Exception {
+    Path text = temp.resolve("hello.txt");
+    Files.writeString(text, "hello\n");
+    Path other = temp.resolve("other.db");
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + other);
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE notes (body TEXT)");
+    }
+
+    for (Path file : List.of(text, other)) {
+      for (String[] args :
+          List.of(
+              new String[] {"run", "--db", file.toString(), "k", "--", "true"},
+              new String[] {"status", "--db", file.toString(), "k"})) {
+        InProcessCli.Result refused = onInstalledStores(args);
+
+        assertThat(refused.code()).as("%s", refused).isEqualTo(ExitCodes.REPOSITORY);
+        assertThat(refused.err())
+            .startsWith(
+                "lease " + args[0] + ": repository failure: " + file + " is not a lease database")
+            .doesNotContain("truncated", "delete");
+      }
+    }
+    assertThat(Files.readString(text)).isEqualTo("hello\n");
+    try (var files = Files.list(temp)) {
+      assertThat(files.map(file -> file.getFileName().toString()))
+          .as("nothing was left beside them")
+          .containsExactlyInAnyOrder("hello.txt", "other.db");
+    }
   }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rivus.agentkit.lease.LeaseRepository;
 import dev.rivus.agentkit.lease.file.FileLeaseRepository;
 import dev.rivus.agentkit.lease.sqlite.SqliteLeaseRepository;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ class StoreUriProcessTest {
   void aStoreUriNamesTheStoreItsOptionNames(String scheme, String option, String name)
       throws Exception {
     Path store = temp.resolve(name);
+    Files.createDirectories(store.getParent()); // a named store's directory is never created
     String uri = scheme + store;
 
     LeaseTool run =

@@ -6,6 +6,8 @@ package dev.rivus.agentkit.lease.sqlite;
 
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -60,6 +62,7 @@ final class Opening {
    */
   Database open() {
     warmUp();
+    refuseForeign();
     try (FileRangeLock.Held opening = store.lockForOpening(openingBudget(options.busyWait()))) {
       if (!store.checkExisting()) {
         if (!options.createIfMissing()) {
@@ -92,6 +95,7 @@ final class Opening {
    */
   Database openReadOnly() {
     warmUp();
+    store.refuseNonSqlite();
     if (!store.checkExisting()) {
       throw missing(store.file());
     }
@@ -114,6 +118,32 @@ final class Opening {
     } catch (RuntimeException e) {
       database.close();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses a file that is not a lease database before the opening lock creates the key lock file
+   * beside it: any file that is no SQLite database; and, where there is no key lock file yet (so no
+   * repository of this release opened it, nor is creating it), an SQLite database of another
+   * application, whose schema is read without writing.
+   */
+  private void refuseForeign() {
+    store.refuseNonSqlite();
+    if (Files.exists(store.keyLockFile()) || !Files.isRegularFile(store.file())) {
+      return;
+    }
+    try {
+      if (Files.size(store.file()) < StorePath.HEADER_BYTES) {
+        return; // refused under the lock as emptied or truncated
+      }
+    } catch (IOException e) {
+      return; // said under the lock
+    }
+    Database probe = new Database(store.file(), options, store.readingAccess());
+    try {
+      probe.read(null, "opening the database", schema::inspect);
+    } finally {
+      probe.close();
     }
   }
 

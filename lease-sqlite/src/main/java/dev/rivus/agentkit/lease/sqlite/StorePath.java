@@ -7,10 +7,14 @@ package dev.rivus.agentkit.lease.sqlite;
 import dev.rivus.agentkit.lease.LeaseRepositoryFailure;
 import dev.rivus.agentkit.lease.support.FileRangeLock;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +37,9 @@ record StorePath(Path file, Path keyLockFile) {
 
   /** The size of an SQLite database header: no database file is shorter. */
   static final int HEADER_BYTES = 100;
+
+  /** The first bytes of every SQLite database file: "SQLite format 3" and a NUL. */
+  private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * Resolves the path given to its real file: an existing file through its links, a new one as the
@@ -201,6 +208,37 @@ record StorePath(Path file, Path keyLockFile) {
               + " it from a backup made with sqlite3's .backup");
     }
     return true;
+  }
+
+  /**
+   * Refuses an existing file that is no SQLite database at all (a text file, a file of another
+   * program): one whose first bytes are not, nor begin, SQLite's header. Needs no lock and writes
+   * nothing, so that nothing is left beside a file that is not ours: a file a repository is
+   * creating starts with the header as soon as it has bytes, and an emptied one has none.
+   *
+   * @throws LeaseRepositoryFailure if the file is not an SQLite database, or cannot be read
+   */
+  void refuseNonSqlite() {
+    byte[] start = new byte[MAGIC.length];
+    int read = 0;
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int n; read < start.length && (n = in.read(start, read, start.length - read)) > 0; ) {
+        read += n;
+      }
+    } catch (NoSuchFileException gone) {
+      return; // created, or refused as missing, later
+    } catch (IOException e) {
+      throw new LeaseRepositoryFailure(
+          null, "cannot open lease database " + file + ": cannot read it (" + e + ")", e);
+    }
+    if (!Arrays.equals(start, 0, read, MAGIC, 0, read)) {
+      throw new LeaseRepositoryFailure(
+          null,
+          file
+              + " is not a lease database: it is not an SQLite database (it does not start with"
+              + " SQLite's header); give the lease repository a file of its own",
+          null);
+    }
   }
 
   /** The number of names the file has, or 1 where the file system does not tell. */

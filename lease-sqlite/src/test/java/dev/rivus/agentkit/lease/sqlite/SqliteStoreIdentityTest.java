@@ -123,6 +123,44 @@ class SqliteStoreIdentityTest {
   }
 
   @Test
+  void aSmallTextFileIsNotALeaseDatabaseAndNothingIsLeftBesideIt() throws Exception {
+    Files.writeString(database(), "hello\n");
+
+    for (boolean readOnly : List.of(false, true)) {
+      SqliteOptions options = SqliteOptions.builder().readOnly(readOnly).build();
+      assertThatThrownBy(() -> SqliteLeaseRepository.open(database(), options))
+          .as("read-only %s", readOnly)
+          .isInstanceOf(LeaseRepositoryFailure.class)
+          .hasMessageContaining(database() + " is not a lease database")
+          .hasMessageContaining("not an SQLite database")
+          .hasMessageNotContaining("truncated");
+    }
+    assertThat(Files.readString(database())).isEqualTo("hello\n");
+    assertThat(filesIn(dir)).containsExactly("leases.db");
+  }
+
+  @Test
+  void anSqliteDatabaseOfAnotherApplicationIsRefusedAndNothingIsLeftBesideIt() throws Exception {
+    try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + database());
+        Statement statement = other.createStatement()) {
+      statement.execute("CREATE TABLE notes (body TEXT)");
+      statement.execute("INSERT INTO notes VALUES ('keep me')");
+    }
+
+    assertThatThrownBy(() -> SqliteLeaseRepository.open(database()))
+        .isInstanceOf(LeaseRepositoryFailure.class)
+        .hasMessageContaining(database() + " is not a lease database")
+        .hasMessageContaining("another application");
+    assertThat(filesIn(dir)).containsExactly("leases.db");
+  }
+
+  private static List<String> filesIn(Path directory) throws IOException {
+    try (var files = Files.list(directory)) {
+      return files.map(file -> file.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
   void aFileShorterThanADatabaseHeaderIsRefused() throws Exception {
     try (SqliteLeaseRepository repository = SqliteLeaseRepository.open(database())) {
       repository.save(Samples.firstWrite("k", "h"));
