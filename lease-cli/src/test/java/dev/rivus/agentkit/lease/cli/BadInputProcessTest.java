@@ -102,10 +102,10 @@ class BadInputProcessTest {
             74,
             "not an SQLite database"),
         Arguments.of(
-            "a file too short to be a database",
+            "a text file too short to be a database",
             List.of("run", "--db", "TEMP/short.db", "job", "--", "CMD"),
             74,
-            "so it was emptied or truncated"),
+            "short.db is not a lease database: it is not an SQLite database"),
         Arguments.of(
             "a database that is not a lease database",
             List.of("run", "--db", "TEMP/other.db", "job", "--", "CMD"),
